@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "push-emulator",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "push-emulator", targets: ["push-emulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .target(name: "CShims", dependencies: ["COpenSSL"]),
+        .target(name: "HTTPServer", dependencies: ["CNGHTTP2", "COpenSSL", "CShims"]),
+        .target(name: "PushCore"),
+        .target(name: "PushAPI", dependencies: ["HTTPServer", "PushCore"]),
+        .executableTarget(
+            name: "push-emulator",
+            dependencies: ["PushAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "PushAPITests", dependencies: ["PushAPI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

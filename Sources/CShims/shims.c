@@ -1,0 +1,10 @@
+#include "CShims.h"
+#include <openssl/ec.h>
+
+int CShims_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_min_proto_version(ctx, version); }
+int CShims_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_max_proto_version(ctx, version); }
+long CShims_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+long CShims_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_session_cache_mode(ctx, mode); }
+long CShims_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+EVP_PKEY *CShims_EVP_EC_gen_P256(void) { return EVP_EC_gen("P-256"); }
+void CShims_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }

@@ -1,0 +1,2 @@
+import HTTPServer
+import PushCore

@@ -1,0 +1,2 @@
+import PushAPI
+print("push-emulator")

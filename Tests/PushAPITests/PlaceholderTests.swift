@@ -1,0 +1,6 @@
+import XCTest
+@testable import PushAPI
+
+final class PushAPITests: XCTestCase {
+    func testModuleLoads() {}
+}
