@@ -1,0 +1,87 @@
+// FCM's own rules (fcm-v1.md "Validation rules"), checked after the JSON front end has
+// accepted the shapes and types. The first broken rule is reported, as FCM does, with a
+// BadRequest naming the field and an FcmError INVALID_ARGUMENT. Google often answers these
+// with a bare "Request contains an invalid argument."; the emulator keeps that shape but
+// says what is wrong and how to fix it. Not checked here: condition syntax (Condition
+// parser), token well-formedness (device registry), payload size (after APNs conversion).
+extension FCMMessage {
+    /// The longest TTL FCM accepts: 28 days.
+    public static let maximumTTL = GoogleDuration(seconds: 2_419_200)
+
+    /// Throws the error FCM answers for the first rule this message breaks.
+    public func validate() throws(GoogleError) {
+        try validateTarget()
+        try Self.checkReservedKeys(data, field: "message.data")
+        if let android {
+            try Self.checkReservedKeys(android.data, field: "message.android.data")
+            if let ttl = android.ttl, ttl < GoogleDuration(seconds: 0) || ttl > Self.maximumTTL {
+                throw GoogleError.fcmInvalidArgument(
+                    "Invalid TTL \"\(ttl)\": it must be between 0s and 2419200s (28 days).",
+                    field: "message.android.ttl")
+            }
+        }
+        let labels: [(String?, String)] = [
+            (fcmOptions?.analyticsLabel, "message.fcm_options.analytics_label"),
+            (android?.fcmOptions?.analyticsLabel, "message.android.fcm_options.analytics_label"),
+            (apns?.fcmOptions?.analyticsLabel, "message.apns.fcm_options.analytics_label"),
+            (webpush?.fcmOptions?.analyticsLabel, "message.webpush.fcm_options.analytics_label"),
+        ]
+        for case (let label?, let field) in labels where !Self.isValidAnalyticsLabel(label) {
+            throw GoogleError.fcmInvalidArgument(
+                "Invalid analytics_label \"\(label)\": use 1 to 50 of the characters a-z A-Z 0-9 - _ . ~ %.",
+                field: field)
+        }
+    }
+
+    private func validateTarget() throws(GoogleError) {
+        switch target {
+        case .token(let token) where token.isEmpty:
+            throw GoogleError.fcmInvalidRegistrationToken()
+        case .fid(let fid) where fid.isEmpty:
+            throw GoogleError.fcmInvalidArgument(
+                "The installation ID is empty: set message.fid to a Firebase installation ID.", field: "message.fid")
+        case .topic(let topic) where !Self.isValidTopicName(topic):
+            throw GoogleError.fcmInvalidArgument(
+                "Invalid topic name \"\(topic)\": use the characters a-z A-Z 0-9 - _ . ~ % only,"
+                    + " without the /topics/ prefix.",
+                field: "message.topic")
+        case .condition(let condition) where condition.allSatisfy(\.isWhitespace):
+            throw GoogleError.fcmInvalidArgument(
+                "The condition is empty: write e.g. \"'news' in topics && 'sports' in topics\".",
+                field: "message.condition")
+        default:
+            return
+        }
+    }
+
+    /// True for `[a-zA-Z0-9-_.~%]+` (v1 topic names carry no `/topics/` prefix).
+    public static func isValidTopicName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(isTopicCharacter)
+    }
+
+    /// True for `[a-zA-Z0-9-_.~%]{1,50}`.
+    public static func isValidAnalyticsLabel(_ label: String) -> Bool {
+        (1...50).contains(label.utf8.count) && label.utf8.allSatisfy(isTopicCharacter)
+    }
+
+    private static func isTopicCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F, 0x2E, 0x7E, 0x25: true
+        default: false
+        }
+    }
+
+    /// True for `from`, `message_type`, and keys starting with `google` or `gcm` — the three
+    /// ways Google words the reserved keys, all enforced.
+    public static func isReservedDataKey(_ key: String) -> Bool {
+        key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
+    }
+
+    private static func checkReservedKeys(_ pairs: [FCMStringPair], field: String) throws(GoogleError) {
+        guard let position = pairs.firstIndex(where: { isReservedDataKey($0.key) }) else { return }
+        throw GoogleError.fcmInvalidArgument(
+            "Invalid data payload key \"\(pairs[position].key)\": \"from\", \"message_type\" and keys starting with"
+                + " \"google\" or \"gcm\" are reserved.",
+            field: "\(field)[\(position)].key")
+    }
+}

@@ -1,0 +1,45 @@
+/// The body of `POST /v1/projects/{project}/messages:send`:
+/// `{"message": {...}, "validate_only": bool}` (or `validateOnly`).
+public struct FCMSendRequest: Sendable, Equatable {
+    /// The message to send.
+    public var message: FCMMessage
+    /// Validate only: answer as for a send, deliver nothing.
+    public var validateOnly: Bool
+
+    /// Makes a request.
+    public init(message: FCMMessage, validateOnly: Bool = false) {
+        self.message = message
+        self.validateOnly = validateOnly
+    }
+
+    /// Parses and validates a request body, throwing the error Google would answer.
+    ///
+    /// An empty body reads as `{}`, as Google's front end treats it (and so fails with
+    /// "Recipient of the message is not set.").
+    public init(body: [UInt8]) throws(GoogleError) {
+        let json: JSONValue
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            json = .object(JSONObject())
+        } else {
+            do {
+                json = try JSONParser.parse(body)
+            } catch {
+                throw GoogleError.invalidJSONPayload(error)
+            }
+        }
+        try self.init(json: json)
+    }
+
+    /// Validates an already parsed body, throwing the error Google would answer.
+    public init(json: JSONValue) throws(GoogleError) {
+        var mapper = FCMProtoJSONMapper()
+        let canonical = mapper.mapRoot(json, as: FCMSchema.sendMessageRequest)
+        if !mapper.violations.isEmpty {
+            throw GoogleError.invalidArgument(
+                mapper.violations.map(\.description).joined(separator: "\n"), fieldViolations: mapper.violations)
+        }
+        let message = try FCMMessage(canonical: canonical["message"]?.objectValue ?? JSONObject())
+        try message.validate()
+        self.init(message: message, validateOnly: canonical["validate_only"]?.boolValue ?? false)
+    }
+}

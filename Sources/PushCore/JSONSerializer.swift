@@ -1,0 +1,97 @@
+/// Writes `JSONValue` as compact JSON text.
+///
+/// Members keep their order, numbers are written as their text (a `.number` built in code
+/// must hold valid JSON number text), strings are escaped as RFC 8259 requires: `"`, `\` and
+/// control characters; everything else, including non-ASCII, is written as UTF-8.
+public enum JSONSerializer {
+    /// The value as JSON bytes.
+    public static func serialize(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(512)
+        write(value, into: &output)
+        return output
+    }
+
+    /// The value as JSON text.
+    public static func serializeToString(_ value: JSONValue) -> String {
+        String(decoding: serialize(value), as: UTF8.self)
+    }
+
+    /// Appends the value's JSON to `output`.
+    public static func write(_ value: JSONValue, into output: inout [UInt8]) {
+        switch value {
+        case .null: append("null", to: &output)
+        case .bool(let flag): append(flag ? "true" : "false", to: &output)
+        case .number(let text): output.append(contentsOf: text.utf8)
+        case .string(let text): writeString(text, into: &output)
+        case .array(let elements):
+            output.append(0x5B)  // [
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(0x2C) }
+                write(element, into: &output)
+            }
+            output.append(0x5D)  // ]
+        case .object(let object):
+            write(object, into: &output)
+        }
+    }
+
+    /// Appends the object's JSON to `output`.
+    public static func write(_ object: JSONObject, into output: inout [UInt8]) {
+        output.append(0x7B)  // {
+        for (position, member) in object.members.enumerated() {
+            if position > 0 { output.append(0x2C) }
+            writeString(member.key, into: &output)
+            output.append(0x3A)  // :
+            write(member.value, into: &output)
+        }
+        output.append(0x7D)  // }
+    }
+
+    /// Appends `text` as a quoted, escaped JSON string.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(0x22)
+        var text = text
+        // Native strings are contiguous; makeContiguousUTF8 covers bridged or lazy ones.
+        text.makeContiguousUTF8()
+        text.utf8.withContiguousStorageIfAvailable { units in
+            var runStart = 0
+            for position in 0..<units.count {
+                let unit = units[position]
+                guard unit < 0x20 || unit == 0x22 || unit == 0x5C else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<position]))
+                appendEscape(for: unit, to: &output)
+                runStart = position + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
+        }
+        output.append(0x22)
+    }
+
+    private static func appendEscape(for unit: UInt8, to output: inout [UInt8]) {
+        output.append(0x5C)  // \
+        switch unit {
+        case 0x22: output.append(0x22)
+        case 0x5C: output.append(0x5C)
+        case 0x08: output.append(0x62)  // b
+        case 0x0C: output.append(0x66)  // f
+        case 0x0A: output.append(0x6E)  // n
+        case 0x0D: output.append(0x72)  // r
+        case 0x09: output.append(0x74)  // t
+        default:
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            output.append(contentsOf: [0x75, 0x30, 0x30, hex[Int(unit >> 4)], hex[Int(unit & 0xF)]])  // u00XX
+        }
+    }
+
+    private static func append(_ literal: StaticString, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+}
+
+extension JSONValue {
+    /// The value as compact JSON bytes.
+    public var jsonBytes: [UInt8] { JSONSerializer.serialize(self) }
+    /// The value as compact JSON text.
+    public var jsonString: String { JSONSerializer.serializeToString(self) }
+}

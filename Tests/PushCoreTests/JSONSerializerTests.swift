@@ -1,0 +1,46 @@
+import XCTest
+@testable import PushCore
+
+final class JSONSerializerTests: XCTestCase {
+    func testWritesCompactJSONInMemberOrder() {
+        let value: JSONValue = ["z": 1, "a": [true, false, .null, .number("-1.5e3")], "m": ["k": "v"]]
+        XCTAssertEqual(value.jsonString, #"{"z":1,"a":[true,false,null,-1.5e3],"m":{"k":"v"}}"#)
+    }
+
+    func testEscapesQuotesBackslashesAndControlCharacters() {
+        let value = JSONValue.string("a\"b\\c/\n\r\t\u{8}\u{C}\u{0}\u{1F}é😀")
+        XCTAssertEqual(value.jsonString, #""a\"b\\c/\n\r\t\b\f\u0000\u001fé😀""#)
+    }
+
+    func testEscapesKeys() {
+        let value: JSONValue = ["line\nbreak": "x"]
+        XCTAssertEqual(value.jsonString, #"{"line\nbreak":"x"}"#)
+    }
+
+    func testEmptyContainers() {
+        XCTAssertEqual(JSONValue.object(JSONObject()).jsonString, "{}")
+        XCTAssertEqual(JSONValue.array([]).jsonString, "[]")
+        XCTAssertEqual(JSONValue.string("").jsonString, #""""#)
+    }
+
+    func testRoundTripsThroughTheParser() throws {
+        let text = #"{"message":{"token":"t","data":{"a":"1","b":"\u0001"},"apns":{"payload":{"aps":{"alert":{"title":"é"}},"n":[1,2.50,{}]}}},"validate_only":false}"#
+        let value = try JSONParser.parse(text)
+        let again = try JSONParser.parse(value.jsonBytes)
+        XCTAssertEqual(again, value)
+        XCTAssertEqual(value.jsonString, text)
+    }
+
+    func testAccessors() throws {
+        let value = try JSONParser.parse(#"{"s":"x","n":12,"b":true,"o":{},"a":[],"z":null}"#)
+        XCTAssertEqual(value["s"]?.stringValue, "x")
+        XCTAssertEqual(value["n"]?.numberText, "12")
+        XCTAssertEqual(value["b"]?.boolValue, true)
+        XCTAssertEqual(value["o"]?.objectValue, JSONObject())
+        XCTAssertEqual(value["a"]?.arrayValue, [])
+        XCTAssertEqual(value["z"]?.isNull, true)
+        XCTAssertNil(value["s"]?.numberText)
+        XCTAssertNil(value["missing"])
+        XCTAssertNil(JSONValue.string("x")["s"])
+    }
+}
