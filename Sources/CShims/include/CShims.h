@@ -6,6 +6,9 @@
 #include <openssl/ssl.h>
 #include <openssl/evp.h>
 #include <openssl/bio.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <netinet/tcp.h>
 
 int CShims_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
 int CShims_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version);
@@ -14,5 +17,12 @@ long CShims_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode);
 long CShims_BIO_get_mem_data(BIO *bio, char **data);
 EVP_PKEY *CShims_EVP_EC_gen_P256(void);
 void CShims_OPENSSL_free(void *pointer);
+
+long CShims_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert);
+uint64_t CShims_SSL_OP_NO_RENEGOTIATION(void);
+uint64_t CShims_SSL_OP_NO_COMPRESSION(void);
+uint64_t CShims_SSL_OP_CIPHER_SERVER_PREFERENCE(void);
+/// accept4(2) is only declared under _GNU_SOURCE.
+int CShims_accept4(int fd, int flags);
 
 #endif

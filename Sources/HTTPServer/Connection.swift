@@ -1,0 +1,327 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+
+/// One accepted socket: its transport (plain or TLS), the sniffing that picks the protocol, the
+/// output buffer with back-pressure, and the timeouts. Lives on one loop.
+final class Connection: LoopHandler {
+    private enum Phase {
+        /// Nothing read yet: is it TLS?
+        case sniffing
+        case handshaking(TLSSession)
+        /// Plain or decrypted bytes, before the protocol is known: HTTP/2 preface or HTTP/1.1?
+        case detecting
+        case active(ConnectionProtocol)
+        case closed
+    }
+
+    /// The HTTP/2 connection preface.
+    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    /// Stop reading when this much output waits for the peer.
+    static let outputHighWater = 262_144
+    /// A peer that lets this much output pile up (streaming to a client that doesn't read) is dropped.
+    static let outputLimit = 8_388_608
+
+    let fd: Int32
+    let context: LoopContext
+    let remoteAddress: String
+    private(set) var tls: TLSSession?
+    private var phase = Phase.sniffing
+    private var detectionBuffer: [UInt8] = []
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var readPaused = false
+    private var wantsWritable = false
+    private var closeWhenFlushed = false
+    private var lastActivity: UInt64
+    private let acceptedAt: UInt64
+
+    init(fd: Int32, context: LoopContext) {
+        self.fd = fd
+        self.context = context
+        remoteAddress = Socket.peerName(fd)
+        acceptedAt = MonotonicClock.now()
+        lastActivity = acceptedAt
+        try? Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    }
+
+    var isSecure: Bool { tls != nil }
+    var isClosed: Bool { if case .closed = phase { true } else { false } }
+    var pendingOutput: Int { output.count - outputStart }
+
+    // MARK: events
+
+    func handleEvent(readable: Bool, writable: Bool, hangup: Bool) {
+        if writable { flush() }
+        if readable && !readPaused { readAvailable() }
+        if hangup && !isClosed && !readable { close() }
+    }
+
+    /// Reads until the socket would block, the peer stops, or output back-pressure pauses reading.
+    func readAvailable() {
+        while !readPaused {
+            switch phase {
+            case .closed:
+                return
+            case .sniffing:
+                guard sniffTLS() else { return }
+            case .handshaking(let session):
+                guard continueHandshake(session) else { return }
+            case .detecting, .active:
+                let count: Int
+                switch transportRead() {
+                case .bytes(let n): count = n
+                case .wouldBlock: return
+                case .closed:
+                    endOfInput()
+                    return
+                }
+                lastActivity = MonotonicClock.now()
+                let bytes = UnsafeRawBufferPointer(rebasing: context.readBuffer[..<count])
+                if case .active(let proto) = phase {
+                    proto.receive(bytes)
+                } else {
+                    detect(bytes)
+                }
+                flush()
+            }
+        }
+    }
+
+    private enum ReadOutcome { case bytes(Int), wouldBlock, closed }
+
+    private func transportRead() -> ReadOutcome {
+        if let tls {
+            switch tls.read(into: context.readBuffer) {
+            case .done(let n): return .bytes(n)
+            case .wantRead: return .wouldBlock
+            case .wantWrite:
+                setWritable(true)
+                return .wouldBlock
+            case .closed, .failed: return .closed
+            }
+        }
+        do {
+            switch try Socket.read(fd, into: context.readBuffer) {
+            case .done(0): return .closed
+            case .done(let n): return .bytes(n)
+            case .wouldBlock: return .wouldBlock
+            }
+        } catch {
+            return .closed
+        }
+    }
+
+    /// Peeks at the first byte: 0x16 starts a TLS handshake record.
+    private func sniffTLS() -> Bool {
+        var first: UInt8 = 0
+        let result = withUnsafeMutableBytes(of: &first) { try? Socket.peek(fd, into: $0) }
+        switch result {
+        case .done(1)?:
+            if first == 0x16, let tlsContext = context.configuration.tls, let session = try? TLSSession(context: tlsContext, fd: fd) {
+                tls = session
+                phase = .handshaking(session)
+            } else {
+                phase = .detecting
+            }
+            return true
+        case .wouldBlock?:
+            return false
+        default:
+            close()
+            return false
+        }
+    }
+
+    private func continueHandshake(_ session: TLSSession) -> Bool {
+        switch session.handshake() {
+        case .done:
+            lastActivity = MonotonicClock.now()
+            switch session.negotiatedProtocol {
+            case "h2": activate(HTTP2Handler(connection: self))
+            case "http/1.1": activate(HTTP1Handler(connection: self))
+            default: phase = .detecting
+            }
+            return true
+        case .wantRead:
+            setWritable(false)
+            return false
+        case .wantWrite:
+            setWritable(true)
+            return false
+        case .closed, .failed:
+            close()
+            return false
+        }
+    }
+
+    /// Chooses HTTP/2 when the bytes are the connection preface, HTTP/1.1 as soon as they cannot be.
+    private func detect(_ bytes: UnsafeRawBufferPointer) {
+        detectionBuffer += bytes
+        let compared = min(detectionBuffer.count, Self.preface.count)
+        let matches = detectionBuffer[..<compared].elementsEqual(Self.preface[..<compared])
+        if matches && compared < Self.preface.count { return }
+        let buffered = detectionBuffer
+        detectionBuffer = []
+        activate(matches ? HTTP2Handler(connection: self) : HTTP1Handler(connection: self))
+        if case .active(let proto) = phase {
+            buffered.withUnsafeBytes { proto.receive($0) }
+        }
+    }
+
+    private func activate(_ proto: ConnectionProtocol) {
+        phase = .active(proto)
+        proto.fillOutput()
+        flush()
+    }
+
+    /// Swaps the protocol (HTTP/1.1 → HTTP/2 after `Upgrade: h2c`).
+    func switchProtocol(to proto: ConnectionProtocol) {
+        phase = .active(proto)
+    }
+
+    private func endOfInput() {
+        if case .active(let proto) = phase { proto.peerClosed() }
+        closeWhenFlushed = true
+        readPaused = true
+        flush()
+    }
+
+    // MARK: output
+
+    /// Queues bytes for the peer (sent by the next `flush`).
+    func send(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed else { return }
+        output += bytes
+    }
+
+    /// Queues bytes for the peer.
+    func send(_ bytes: [UInt8]) {
+        guard !isClosed else { return }
+        output += bytes
+    }
+
+    /// Closes the connection once everything queued has been sent.
+    func closeAfterFlush() {
+        closeWhenFlushed = true
+        readPaused = true
+    }
+
+    /// Writes what the socket takes; tops up HTTP/2 output; manages write interest and back-pressure.
+    func flush() {
+        guard !isClosed else { return }
+        if case .handshaking(let session) = phase {
+            _ = continueHandshake(session)
+            return
+        }
+        while true {
+            if pendingOutput < Self.outputHighWater, case .active(let proto) = phase { proto.fillOutput() }
+            if pendingOutput == 0 { break }
+            let written = output.withUnsafeBytes { buffer in
+                transportWrite(UnsafeRawBufferPointer(rebasing: buffer[outputStart...]))
+            }
+            guard let written else {
+                close()
+                return
+            }
+            if written == 0 { break }
+            lastActivity = MonotonicClock.now()
+            outputStart += written
+            if outputStart == output.count {
+                output.removeAll(keepingCapacity: output.capacity <= 1_048_576)
+                outputStart = 0
+            }
+        }
+        if pendingOutput > Self.outputLimit {
+            close()
+            return
+        }
+        setWritable(pendingOutput > 0)
+        if pendingOutput == 0 && closeWhenFlushed {
+            close()
+            return
+        }
+        let shouldPause = pendingOutput >= Self.outputHighWater || closeWhenFlushed
+        if shouldPause != readPaused {
+            readPaused = shouldPause
+            context.loop.setInterest(fd, readable: !readPaused, writable: wantsWritable)
+            if !readPaused { readAvailable() }
+        }
+    }
+
+    /// Bytes the transport took (0 when it would block), or nil on failure.
+    private func transportWrite(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        if let tls {
+            switch tls.write(from: bytes) {
+            case .done(let n): return n
+            case .wantWrite, .wantRead: return 0
+            case .closed, .failed: return nil
+            }
+        }
+        do {
+            switch try Socket.write(fd, from: bytes) {
+            case .done(let n): return n
+            case .wouldBlock: return 0
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    private func setWritable(_ writable: Bool) {
+        guard writable != wantsWritable else { return }
+        wantsWritable = writable
+        context.loop.setInterest(fd, readable: !readPaused, writable: writable)
+    }
+
+    // MARK: lifetime
+
+    func checkDeadline(now: UInt64) {
+        let configuration = context.configuration
+        let headerLimit = UInt64(configuration.headerTimeoutSeconds * 1e9)
+        let idleLimit = UInt64(configuration.idleTimeoutSeconds * 1e9)
+        switch phase {
+        case .closed:
+            return
+        case .sniffing, .handshaking, .detecting:
+            if now &- acceptedAt > headerLimit { close() }
+        case .active(let proto):
+            if let started = proto.headerStartedAt, now &- started > headerLimit {
+                proto.timedOut()
+                flush()
+            } else if now &- lastActivity > idleLimit && !proto.isStreaming {
+                proto.timedOut()
+                flush()
+            }
+        }
+    }
+
+    func beginShutdown() {
+        switch phase {
+        case .active(let proto):
+            proto.beginShutdown()
+            flush()
+        case .closed:
+            return
+        default:
+            close()
+        }
+    }
+
+    func forceClose() {
+        close()
+    }
+
+    /// Closes the socket now and tells the protocol (streams learn the client is gone).
+    func close() {
+        guard !isClosed else { return }
+        let previous = phase
+        phase = .closed
+        if case .active(let proto) = previous { proto.connectionClosed() }
+        context.loop.unregister(fd)
+        Socket.close(fd)
+        output = []
+        outputStart = 0
+    }
+}

@@ -1,0 +1,22 @@
+/// The HTTP/1.1 or HTTP/2 side of a connection, once the protocol is known.
+protocol ConnectionProtocol: AnyObject {
+    /// Bytes arrived from the peer.
+    func receive(_ bytes: UnsafeRawBufferPointer)
+    /// The output buffer has room: append more if there is any (HTTP/2 frames).
+    func fillOutput()
+    /// True while the protocol still has output to produce.
+    var wantsWrite: Bool { get }
+    /// When the client began the header block it is still sending (the header timeout runs from
+    /// there, however slowly bytes trickle in), or nil.
+    var headerStartedAt: UInt64? { get }
+    /// True while a streaming response is open (such connections are never idle).
+    var isStreaming: Bool { get }
+    /// The peer closed its side.
+    func peerClosed()
+    /// Stop taking new requests; finish the ones in flight.
+    func beginShutdown()
+    /// The connection is gone: release streams and tell them the client left.
+    func connectionClosed()
+    /// The idle or header timeout expired.
+    func timedOut()
+}

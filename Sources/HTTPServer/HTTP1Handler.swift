@@ -1,0 +1,261 @@
+/// HTTP/1.1 on a connection: parses requests with `HTTP1Parser`, answers them in order
+/// (pipelining), streams chunked bodies, and hands over to HTTP/2 on `Upgrade: h2c`.
+final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
+    /// Input kept while a streaming response holds the connection, before the client is dropped.
+    private static let stashLimit = 2_097_152
+
+    unowned let connection: Connection
+    private var parser: HTTP1Parser
+    /// Bytes received but not parsed yet (pipelined behind a streaming response).
+    private var stash: [UInt8] = []
+    private var head: HTTP1RequestHead?
+    private var body: [UInt8] = []
+    private var requestStartedAt: UInt64?
+    private var streaming: ResponseStream?
+    private var streamingChunked = false
+    private var streamingKeepAlive = false
+    private var stopped = false
+    private var shuttingDown = false
+
+    init(connection: Connection) {
+        self.connection = connection
+        let configuration = connection.context.configuration
+        parser = HTTP1Parser(limits: HTTP1Parser.Limits(
+            maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes
+        ))
+    }
+
+    // MARK: ConnectionProtocol
+
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !stopped else { return }
+        if streaming != nil || !stash.isEmpty {
+            stash += bytes
+            if stash.count > Self.stashLimit { connection.close() }
+            if streaming == nil { processStash() }
+            return
+        }
+        let consumed = process(bytes)
+        if consumed < bytes.count && !stopped {
+            stash += UnsafeRawBufferPointer(rebasing: bytes[consumed...])
+        }
+    }
+
+    func fillOutput() {}
+    var wantsWrite: Bool { false }
+
+    var headerStartedAt: UInt64? {
+        head == nil && !parser.isMidRequest ? requestStartedAt : nil
+    }
+
+    var isStreaming: Bool { streaming != nil }
+
+    func peerClosed() {
+        streaming?.clientLeft()
+        streaming = nil
+        stopped = true
+    }
+
+    func beginShutdown() {
+        shuttingDown = true
+        if let streaming {
+            streaming.finish()
+        } else if head == nil && !parser.isMidRequest {
+            stopped = true
+            connection.closeAfterFlush()
+        }
+    }
+
+    func connectionClosed() {
+        streaming?.clientLeft()
+        streaming = nil
+        stopped = true
+    }
+
+    func timedOut() {
+        if headerStartedAt != nil {
+            fail(status: 408, message: "The request header was not received in time.")
+        } else {
+            stopped = true
+            connection.close()
+        }
+    }
+
+    // MARK: parsing
+
+    private func processStash() {
+        let pending = stash
+        stash = []
+        let consumed = pending.withUnsafeBytes { process($0) }
+        if consumed < pending.count && !stopped {
+            stash = Array(pending[consumed...])
+        }
+    }
+
+    /// Parses and answers requests until the bytes run out or the connection must pause;
+    /// returns how many bytes were used.
+    private func process(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while offset < bytes.count && !stopped && streaming == nil {
+            if head == nil && !parser.isMidRequest && requestStartedAt == nil {
+                requestStartedAt = MonotonicClock.now()
+            }
+            let step: (consumed: Int, events: [HTTP1ParserEvent])
+            do {
+                step = try parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            } catch {
+                fail(status: error.status, message: Self.message(for: error))
+                return bytes.count
+            }
+            offset += step.consumed
+            for event in step.events {
+                switch event {
+                case .head(let requestHead):
+                    head = requestHead
+                    body = []
+                    if requestHead.expectsContinue && requestHead.version == .http11 {
+                        connection.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    }
+                case .body(let chunk):
+                    body += chunk
+                case .end:
+                    if let upgraded = dispatch() {
+                        upgraded.receive(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                        return bytes.count
+                    }
+                }
+            }
+            if step.consumed == 0 && step.events.isEmpty { break }
+        }
+        return offset
+    }
+
+    private static func message(for error: HTTP1ParseError) -> String {
+        let configuration = "limit"
+        switch error {
+        case .badRequest(let reason): return "Malformed HTTP request: \(reason)."
+        case .headersTooLarge: return "The request's header block is larger than the \(configuration)."
+        case .bodyTooLarge: return "The request body is larger than the \(configuration)."
+        case .uriTooLong: return "The request line is too long."
+        case .notImplemented(let what): return "Not implemented: \(what)."
+        case .versionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 requests are accepted here (HTTP/2 needs the connection preface)."
+        }
+    }
+
+    /// Answers a request the server cannot parse, then closes.
+    private func fail(status: Int, message: String) {
+        stopped = true
+        let context = connection.context
+        var text = message
+        if status == 413 { text = "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes." }
+        if status == 431 { text = "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes." }
+        let request = HTTPRequest(method: head?.method ?? "-", target: head?.target ?? "-", remoteAddress: connection.remoteAddress)
+        context.log(request, status: status, startedAt: requestStartedAt ?? MonotonicClock.now())
+        write(context.configuration.errorResponse(status, text), version: .http1_1, keepAlive: false, isHead: false)
+        connection.closeAfterFlush()
+    }
+
+    // MARK: answering
+
+    /// Answers the request just read. Returns the HTTP/2 handler when the connection upgraded.
+    private func dispatch() -> HTTP2Handler? {
+        guard let requestHead = head else { return nil }
+        head = nil
+        let startedAt = requestStartedAt ?? MonotonicClock.now()
+        requestStartedAt = nil
+        let version: HTTPVersion = requestHead.version == .http10 ? .http1_0 : .http1_1
+        let request = HTTPRequest(
+            method: requestHead.method, target: requestHead.target,
+            headers: HTTPHeaders(requestHead.headers.map { ($0.name, $0.value) }), body: body,
+            version: version, isSecure: connection.isSecure, authority: requestHead.header("host"),
+            remoteAddress: connection.remoteAddress
+        )
+        body = []
+        if requestHead.upgradeToH2C && !connection.isSecure && request.body.isEmpty && !shuttingDown,
+           let settings = requestHead.http2Settings.flatMap(Base64URL.decode) {
+            connection.send(Array("HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: h2c\r\n\r\n".utf8))
+            stopped = true
+            let http2 = HTTP2Handler(connection: connection, upgrading: request, settings: settings)
+            connection.switchProtocol(to: http2)
+            return http2
+        }
+        let response = connection.context.respond(to: request, startedAt: startedAt)
+        let keepAlive = requestHead.keepAlive && !shuttingDown
+        write(response, version: version, keepAlive: keepAlive, isHead: request.method == "HEAD")
+        return nil
+    }
+
+    private func write(_ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool) {
+        var keepAlive = keepAlive
+        var text = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(response.status))\r\n"
+        for (name, value) in response.headers where !Self.framingHeaders.contains(name) {
+            text += name + ": " + value + "\r\n"
+        }
+        var bodyBytes: [UInt8]?
+        switch response.body {
+        case .bytes(let bytes):
+            text += "content-length: \(bytes.count)\r\n"
+            bodyBytes = bytes
+        case .stream:
+            if version == .http1_1 {
+                text += "transfer-encoding: chunked\r\n"
+            } else {
+                keepAlive = false
+            }
+        }
+        if !keepAlive {
+            text += "connection: close\r\n"
+        } else if version == .http1_0 {
+            text += "connection: keep-alive\r\n"
+        }
+        text += "\r\n"
+        connection.send(Array(text.utf8))
+        if let bodyBytes, !isHead { connection.send(bodyBytes) }
+        switch response.body {
+        case .bytes:
+            if !keepAlive {
+                stopped = true
+                connection.closeAfterFlush()
+            }
+        case .stream(let start):
+            if isHead {
+                if !keepAlive { connection.closeAfterFlush() }
+                return
+            }
+            streamingChunked = version == .http1_1
+            streamingKeepAlive = keepAlive
+            let stream = ResponseStream(sink: self, loop: connection.context.loop)
+            streaming = stream
+            start(stream)
+        }
+    }
+
+    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+
+    // MARK: ResponseStreamSink
+
+    func streamWrite(_ bytes: [UInt8]) {
+        guard streaming != nil, !bytes.isEmpty else { return }
+        if streamingChunked {
+            connection.send(Array((String(bytes.count, radix: 16) + "\r\n").utf8))
+            connection.send(bytes)
+            connection.send([13, 10])
+        } else {
+            connection.send(bytes)
+        }
+        connection.flush()
+    }
+
+    func streamFinish() {
+        guard streaming != nil else { return }
+        streaming = nil
+        if streamingChunked { connection.send(Array("0\r\n\r\n".utf8)) }
+        if !streamingKeepAlive || shuttingDown {
+            stopped = true
+            connection.closeAfterFlush()
+        } else {
+            processStash()
+        }
+        connection.flush()
+    }
+}

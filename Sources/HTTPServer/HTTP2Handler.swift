@@ -1,0 +1,346 @@
+import CNGHTTP2
+
+/// HTTP/2 on a connection, driven by an nghttp2 server session fed from memory: bytes in through
+/// `nghttp2_session_mem_recv`, frames out through `nghttp2_session_mem_send` into the connection's
+/// output buffer. nghttp2's callbacks reach this object through the session's `user_data`
+/// (unretained: the session is deleted in `deinit`, so it never outlives this object).
+final class HTTP2Handler: ConnectionProtocol {
+    unowned let connection: Connection
+    private var session: OpaquePointer!
+    private var streams: [Int32: HTTP2Stream] = [:]
+    private var shuttingDown = false
+    private var failed = false
+
+    init(connection: Connection) {
+        self.connection = connection
+        session = Self.makeSession(for: self)
+        submitSettings()
+    }
+
+    /// Takes over after an HTTP/1.1 `Upgrade: h2c`: stream 1 is the request already read.
+    convenience init(connection: Connection, upgrading request: HTTPRequest, settings: [UInt8]) {
+        self.init(connection: connection)
+        let result = settings.withUnsafeBufferPointer { buffer in
+            nghttp2_session_upgrade2(session, buffer.baseAddress, buffer.count, request.method == "HEAD" ? 1 : 0, nil)
+        }
+        guard result == 0 else {
+            failed = true
+            nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
+            return
+        }
+        let stream = HTTP2Stream(id: 1, handler: self)
+        stream.method = request.method
+        stream.path = request.query.isEmpty ? request.path : request.path + "?" + request.query
+        stream.authority = request.authority
+        stream.headers = request.headers
+        stream.body = request.body
+        streams[1] = stream
+        dispatch(stream)
+    }
+
+    deinit {
+        nghttp2_session_del(session)
+    }
+
+    private static func makeSession(for handler: HTTP2Handler) -> OpaquePointer {
+        var callbacks: OpaquePointer?
+        nghttp2_session_callbacks_new(&callbacks)
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
+            guard let frame, let userData else { return 0 }
+            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().beginHeaders(frame)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
+            guard let frame, let name, let value, let userData else { return 0 }
+            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().header(
+                frame, UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength)
+            )
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
+            guard let data, let userData else { return 0 }
+            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().data(streamID, UnsafeBufferPointer(start: data, count: length))
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
+            guard let frame, let userData else { return 0 }
+            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().frameReceived(frame)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, userData in
+            guard let userData else { return 0 }
+            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().streamClosed(streamID)
+            return 0
+        }
+        var options: OpaquePointer?
+        nghttp2_option_new(&options)
+        defer { nghttp2_option_del(options) }
+        // Cap how many streams a client may open before reading our answers (memory bound).
+        nghttp2_option_set_max_outbound_ack(options, 1000)
+        var session: OpaquePointer?
+        let result = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(handler).toOpaque(), options)
+        precondition(result == 0 && session != nil, "nghttp2_session_server_new2 failed: \(result)")
+        return session!
+    }
+
+    /// No SETTINGS_MAX_HEADER_LIST_SIZE is advertised: nghttp2 would refuse an oversized stream
+    /// (clients retry REFUSED_STREAM), while counting in `header` answers it with a clear 431.
+    private func submitSettings() {
+        let configuration = connection.context.configuration
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: configuration.maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1_048_576),
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        // Let request bodies flow without waiting for per-connection WINDOW_UPDATEs.
+        nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 16_777_216)
+    }
+
+    // MARK: ConnectionProtocol
+
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !failed else { return }
+        let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if result < 0 {
+            // A protocol error: nghttp2 has queued GOAWAY where it could; send it and close.
+            failed = true
+            if Int32(result) != NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue {
+                nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
+            }
+            connection.closeAfterFlush()
+        }
+    }
+
+    func fillOutput() {
+        while connection.pendingOutput < Connection.outputHighWater {
+            var data: UnsafePointer<UInt8>?
+            let length = nghttp2_session_mem_send(session, &data)
+            if length < 0 {
+                failed = true
+                connection.closeAfterFlush()
+                return
+            }
+            guard length > 0, let data else { break }
+            connection.send(UnsafeRawBufferPointer(start: data, count: length))
+        }
+        if !failed && nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
+            connection.closeAfterFlush()
+        }
+    }
+
+    var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
+    var headerStartedAt: UInt64? { nil }
+    var isStreaming: Bool { streams.values.contains { $0.responseStream != nil } }
+
+    func peerClosed() {
+        finishAllStreams()
+    }
+
+    func beginShutdown() {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        let last = nghttp2_session_get_last_proc_stream_id(session)
+        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, UInt32(NGHTTP2_NO_ERROR.rawValue), nil, 0)
+        // Streaming responses never end on their own: end them so the client gets a clean close.
+        for stream in streams.values where stream.responseStream != nil {
+            stream.responseStream?.finish()
+        }
+    }
+
+    func connectionClosed() {
+        finishAllStreams()
+    }
+
+    func timedOut() {
+        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session), UInt32(NGHTTP2_NO_ERROR.rawValue), nil, 0)
+        connection.closeAfterFlush()
+    }
+
+    private func finishAllStreams() {
+        for stream in streams.values {
+            stream.responseStream?.clientLeft()
+            stream.responseStream = nil
+        }
+    }
+
+    // MARK: nghttp2 callbacks
+
+    private func beginHeaders(_ frame: UnsafePointer<nghttp2_frame>) {
+        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+              frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return }
+        let id = frame.pointee.hd.stream_id
+        streams[id] = HTTP2Stream(id: id, handler: self)
+    }
+
+    private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+        guard let stream = streams[frame.pointee.hd.stream_id], !stream.dispatched else { return }
+        stream.headerBytes += name.count + value.count + 32
+        if stream.headerBytes > connection.context.configuration.maxHeaderBytes {
+            stream.rejection = 431
+            return
+        }
+        let valueText = String(decoding: value, as: UTF8.self)
+        if name.first == UInt8(ascii: ":") {
+            switch String(decoding: name, as: UTF8.self) {
+            case ":method": stream.method = valueText
+            case ":path": stream.path = valueText
+            case ":authority": stream.authority = valueText
+            default: break
+            }
+        } else {
+            stream.headers.add(String(decoding: name, as: UTF8.self), valueText)
+        }
+    }
+
+    private func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let stream = streams[streamID], stream.rejection == nil else { return }
+        if stream.body.count + bytes.count > connection.context.configuration.maxBodyBytes {
+            stream.rejection = 413
+            stream.body = []
+            // Answer now rather than reading a body we will not use.
+            dispatch(stream)
+            return
+        }
+        stream.body += bytes
+    }
+
+    private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
+        let type = frame.pointee.hd.type
+        guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
+              frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
+              let stream = streams[frame.pointee.hd.stream_id], !stream.dispatched else { return }
+        dispatch(stream)
+    }
+
+    private func streamClosed(_ streamID: Int32) {
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        stream.responseStream?.clientLeft()
+        stream.responseStream = nil
+        stream.handler = nil
+    }
+
+    // MARK: responses
+
+    private func dispatch(_ stream: HTTP2Stream) {
+        stream.dispatched = true
+        let context = connection.context
+        var request = HTTPRequest(
+            method: stream.method, target: stream.path, headers: stream.headers, body: stream.body,
+            version: .http2, isSecure: connection.isSecure, authority: stream.authority, remoteAddress: connection.remoteAddress
+        )
+        stream.body = []
+        if let status = stream.rejection {
+            let message = status == 413
+                ? "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes."
+                : "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes."
+            request.headers = HTTPHeaders()
+            context.log(request, status: status, startedAt: stream.startedAt)
+            submit(context.configuration.errorResponse(status, message), for: stream, head: false)
+            return
+        }
+        let response = context.respond(to: request, startedAt: stream.startedAt)
+        submit(response, for: stream, head: stream.method == "HEAD")
+    }
+
+    private func submit(_ response: HTTPResponse, for stream: HTTP2Stream, head: Bool) {
+        var fields: [(String, String)] = [(":status", String(response.status))]
+        for (name, value) in response.headers where !Self.connectionSpecific.contains(name) {
+            fields.append((name, value))
+        }
+        var hasBody = true
+        switch response.body {
+        case .bytes(let bytes):
+            fields.append(("content-length", String(bytes.count)))
+            stream.pending = head ? [] : bytes
+            stream.bodyComplete = true
+            hasBody = !head && !bytes.isEmpty
+        case .stream:
+            stream.bodyComplete = false
+        }
+        var provider = nghttp2_data_provider(
+            source: nghttp2_data_source(ptr: nil),
+            read_callback: { session, streamID, buffer, length, flags, _, userData in
+                guard let userData, let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+                return Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue()
+                    .readBody(streamID, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
+            }
+        )
+        Self.withNameValuePairs(fields) { pairs in
+            if hasBody {
+                _ = nghttp2_submit_response(session, stream.id, pairs.baseAddress, pairs.count, &provider)
+            } else {
+                _ = nghttp2_submit_response(session, stream.id, pairs.baseAddress, pairs.count, nil)
+            }
+        }
+        if case .stream(let start) = response.body {
+            let responseStream = ResponseStream(sink: stream, loop: connection.context.loop)
+            stream.responseStream = responseStream
+            start(responseStream)
+        }
+    }
+
+    private func readBody(_ streamID: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ flags: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let stream = streams[streamID] else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+        let count = min(buffer.count, stream.pendingCount)
+        if count > 0 {
+            stream.pending.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.pendingStart..<stream.pendingStart + count]))
+            }
+            stream.pendingStart += count
+            if stream.pendingStart == stream.pending.count {
+                stream.pending.removeAll(keepingCapacity: !stream.bodyComplete)
+                stream.pendingStart = 0
+            }
+        }
+        if stream.pendingCount == 0 {
+            if stream.bodyComplete {
+                flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
+            } else if count == 0 {
+                return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+            }
+        }
+        return count
+    }
+
+    /// More streaming body (or its end) is ready: wake the deferred data provider and send.
+    func resume(_ stream: HTTP2Stream) {
+        guard streams[stream.id] === stream else { return }
+        nghttp2_session_resume_data(session, stream.id)
+        connection.flush()
+    }
+
+    /// Gives up on a stream whose client is not reading.
+    func reset(_ stream: HTTP2Stream) {
+        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, UInt32(NGHTTP2_CANCEL.rawValue))
+        stream.responseStream?.clientLeft()
+        stream.pending = []
+        stream.pendingStart = 0
+        connection.flush()
+    }
+
+    private static let connectionSpecific: Set<String> = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "content-length"]
+
+    /// Lays the fields out in one buffer and points nghttp2 name/value pairs into it
+    /// (nghttp2 copies them during the call).
+    private static func withNameValuePairs(_ fields: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
+        var ranges: [(Int, Int, Int, Int)] = []
+        ranges.reserveCapacity(fields.count)
+        for (name, value) in fields {
+            let nameStart = bytes.count
+            bytes += name.utf8
+            let valueStart = bytes.count
+            bytes += value.utf8
+            ranges.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
+        }
+        bytes.withUnsafeMutableBufferPointer { storage in
+            let base = storage.baseAddress ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+            var pairs = ranges.map { range in
+                nghttp2_nv(name: base + range.0, value: base + range.2, namelen: range.1, valuelen: range.3, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            pairs.withUnsafeMutableBufferPointer { body($0) }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// One HTTP/2 request/response exchange on an `HTTP2Handler`.
+final class HTTP2Stream: ResponseStreamSink {
+    let id: Int32
+    weak var handler: HTTP2Handler?
+    let startedAt = MonotonicClock.now()
+
+    var method = ""
+    var path = ""
+    var authority: String?
+    var headers = HTTPHeaders()
+    var headerBytes = 0
+    var body: [UInt8] = []
+    /// Set when the request broke a limit; the status to answer with instead of dispatching.
+    var rejection: Int?
+    var dispatched = false
+
+    /// Response body bytes not yet handed to nghttp2.
+    var pending: [UInt8] = []
+    var pendingStart = 0
+    /// True when the whole response body is in `pending` (no more will come).
+    var bodyComplete = true
+    /// The streaming body, while one is open.
+    var responseStream: ResponseStream?
+
+    init(id: Int32, handler: HTTP2Handler) {
+        self.id = id
+        self.handler = handler
+    }
+
+    var pendingCount: Int { pending.count - pendingStart }
+
+    func streamWrite(_ bytes: [UInt8]) {
+        guard !bodyComplete, let handler else { return }
+        pending += bytes
+        if pendingCount > Connection.outputLimit {
+            handler.reset(self)
+            return
+        }
+        handler.resume(self)
+    }
+
+    func streamFinish() {
+        guard !bodyComplete, let handler else { return }
+        bodyComplete = true
+        handler.resume(self)
+    }
+}

@@ -1,0 +1,64 @@
+/// Header fields in order. Names are stored lower-cased (HTTP/2 requires it; HTTP/1.1 does not care),
+/// so lookups are case-insensitive.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields, in order, names lower-cased.
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    /// Makes an empty header list.
+    public init() {}
+
+    /// Makes a header list from pairs in order.
+    public init(_ pairs: [(String, String)]) {
+        fields.reserveCapacity(pairs.count)
+        for (name, value) in pairs { add(name, value) }
+    }
+
+    /// `["content-type": "application/json"]`.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of `name`, or nil.
+    public subscript(name: String) -> String? {
+        let key = Self.lowercased(name)
+        return fields.first(where: { $0.name == key })?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        let key = Self.lowercased(name)
+        return fields.filter { $0.name == key }.map(\.value)
+    }
+
+    /// Appends a field (keeping any earlier one with the same name).
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((Self.lowercased(name), value))
+    }
+
+    /// Replaces every field named `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) {
+        let key = Self.lowercased(name)
+        fields.removeAll { $0.name == key }
+    }
+
+    /// How many fields there are.
+    public var count: Int { fields.count }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    /// Lower-cases ASCII only (header names are ASCII tokens); fast path when already lower-case.
+    static func lowercased(_ name: String) -> String {
+        let utf8 = name.utf8
+        guard utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
+        return String(decoding: utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,97 @@
+/// A complete request, whatever protocol it arrived over.
+public struct HTTPRequest: Sendable {
+    /// The method, e.g. `POST`.
+    public var method: String
+    /// The path without the query, still percent-encoded, e.g. `/v1/projects/demo/messages:send`.
+    public var path: String
+    /// The raw query string after `?`, or empty.
+    public var query: String
+    /// The request headers (for HTTP/2, without pseudo-headers).
+    public var headers: HTTPHeaders
+    /// The whole request body.
+    public var body: [UInt8]
+    /// The protocol the request arrived over.
+    public var version: HTTPVersion
+    /// True when the connection is TLS.
+    public var isSecure: Bool
+    /// `Host` or `:authority`.
+    public var authority: String?
+    /// The client's address, e.g. `127.0.0.1:50412`.
+    public var remoteAddress: String
+    /// Parameters the router matched in the path template (percent-decoded).
+    public var pathParameters: [String: String] = [:]
+
+    /// Makes a request; `target` is split into path and query.
+    public init(
+        method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        version: HTTPVersion = .http1_1, isSecure: Bool = false, authority: String? = nil,
+        remoteAddress: String = "-"
+    ) {
+        self.method = method
+        if let mark = target.firstIndex(of: "?") {
+            path = String(target[..<mark])
+            query = String(target[target.index(after: mark)...])
+        } else {
+            path = target
+            query = ""
+        }
+        self.headers = headers
+        self.body = body
+        self.version = version
+        self.isSecure = isSecure
+        self.authority = authority
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The query's parameters in order, percent-decoded (`+` as space).
+    public var queryItems: [(name: String, value: String)] {
+        guard !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentDecoding.decode(parts[0], plusAsSpace: true) ?? String(parts[0])
+            let value = parts.count > 1 ? (PercentDecoding.decode(parts[1], plusAsSpace: true) ?? String(parts[1])) : ""
+            return (name, value)
+        }
+    }
+
+    /// The first query parameter named `name`.
+    public func queryItem(_ name: String) -> String? {
+        queryItems.first(where: { $0.name == name })?.value
+    }
+}
+
+/// Percent-decoding of URL components.
+enum PercentDecoding {
+    /// Decodes `%XX` escapes (and `+` when asked); nil when an escape is malformed.
+    static func decode(_ text: Substring, plusAsSpace: Bool = false) -> String? {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+            } else if plusAsSpace && byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// A response: status, headers and a body that is either complete or written over time.
+public struct HTTPResponse: Sendable {
+    /// How the body is produced.
+    public enum Body: Sendable {
+        /// The whole body, now.
+        case bytes([UInt8])
+        /// A body written over time (e.g. Server-Sent Events). The closure runs once the status and
+        /// headers have been sent, on the connection's loop; it may keep the stream and write to it
+        /// from any thread until it calls `finish()` or the client leaves.
+        case stream(@Sendable (ResponseStream) -> Void)
+    }
+
+    /// The status code.
+    public var status: Int
+    /// The response headers (`content-length` is added by the server).
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: Body
+
+    /// Makes a response.
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response with a JSON body.
+    public static func json(_ status: Int, _ body: [UInt8], headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("content-type", "application/json; charset=UTF-8")
+        return HTTPResponse(status: status, headers: headers, body: .bytes(body))
+    }
+
+    /// A response with a JSON body given as text.
+    public static func json(_ status: Int, _ text: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        json(status, Array(text.utf8), headers: headers)
+    }
+
+    /// A plain-text response.
+    public static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["content-type": contentType], body: .bytes(Array(text.utf8)))
+    }
+
+    /// The standard reason phrase of a status code, for HTTP/1.x status lines.
+    public static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 413: "Payload Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 417: "Expectation Failed"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status \(status)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// What every connection on one loop shares: the configuration, the handler, a scratch read buffer
+/// and the access log. Confined to the loop's thread.
+final class LoopContext {
+    let loop: EventLoop
+    let configuration: ServerConfiguration
+    let handler: HTTPHandler
+    let accessLog: AccessLog?
+    /// Reads land here before a protocol consumes them (one buffer per loop, not per connection).
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// Set when the server is shutting down.
+    var shuttingDown = false
+
+    init(loop: EventLoop, configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+        self.loop = loop
+        self.configuration = configuration
+        self.handler = handler
+        accessLog = configuration.accessLog.map { AccessLog(format: $0, fd: configuration.accessLogFD) }
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// Runs the handler and logs the request.
+    func respond(to request: HTTPRequest, startedAt: UInt64) -> HTTPResponse {
+        let response = handler(request)
+        if let accessLog {
+            let size: Int
+            switch response.body {
+            case .bytes(let bytes): size = bytes.count
+            case .stream: size = 0
+            }
+            accessLog.record(request, status: response.status, bytes: size, startedAt: startedAt)
+        }
+        return response
+    }
+
+    /// Logs a request the server answered itself (protocol errors).
+    func log(_ request: HTTPRequest, status: Int, startedAt: UInt64) {
+        accessLog?.record(request, status: status, bytes: 0, startedAt: startedAt)
+    }
+}

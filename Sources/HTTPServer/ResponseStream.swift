@@ -1,0 +1,80 @@
+import Synchronization
+
+/// Where a `ResponseStream`'s bytes go: the HTTP/1.1 connection or the HTTP/2 stream that carries
+/// it. Lives on the connection's loop.
+protocol ResponseStreamSink: AnyObject {
+    func streamWrite(_ bytes: [UInt8])
+    func streamFinish()
+}
+
+/// The body of a streaming response (Server-Sent Events and the like). Writable from any thread:
+/// each write hops to the connection's loop. When the client leaves, the stream closes and its
+/// close handlers run (once).
+public final class ResponseStream: Sendable {
+    private struct State {
+        var closed = false
+        var closeHandlers: [@Sendable () -> Void] = []
+    }
+
+    private let sink: LoopBound<ResponseStreamSink>
+    private let state = Mutex(State())
+
+    init(sink: ResponseStreamSink, loop: EventLoop) {
+        self.sink = LoopBound(sink, loop: loop)
+    }
+
+    /// The event loop the stream's connection lives on.
+    public var loop: EventLoop { sink.loop }
+
+    /// True once the stream has finished or the client has gone.
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Sends bytes. Returns false (and sends nothing) when the stream is already closed.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard !isClosed else { return false }
+        let sink = self.sink
+        sink.loop.execute { sink.value.streamWrite(bytes) }
+        return true
+    }
+
+    /// Sends text as UTF-8.
+    @discardableResult
+    public func write(_ text: String) -> Bool {
+        write(Array(text.utf8))
+    }
+
+    /// Ends the body normally.
+    public func finish() {
+        guard markClosed() else { return }
+        let sink = self.sink
+        sink.loop.execute { sink.value.streamFinish() }
+    }
+
+    /// Runs `handler` once when the stream closes (at once if it already has).
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let closed = state.withLock { state -> Bool in
+            if !state.closed { state.closeHandlers.append(handler) }
+            return state.closed
+        }
+        if closed { handler() }
+    }
+
+    /// The connection saw the client leave (or the server is closing it).
+    func clientLeft() {
+        _ = markClosed()
+    }
+
+    /// Marks the stream closed and runs the close handlers; false when it already was.
+    private func markClosed() -> Bool {
+        let handlers = state.withLock { state -> [@Sendable () -> Void]? in
+            guard !state.closed else { return nil }
+            state.closed = true
+            defer { state.closeHandlers = [] }
+            return state.closeHandlers
+        }
+        guard let handlers else { return false }
+        for handler in handlers { handler() }
+        return true
+    }
+}

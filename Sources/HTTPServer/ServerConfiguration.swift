@@ -1,0 +1,43 @@
+/// Everything the HTTP server needs to know, with the emulator's defaults.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    /// Port to listen on; 0 lets the kernel choose (see `HTTPServer.port`).
+    public var port: UInt16 = 9499
+    /// Number of event loops (threads), each with its own listener on the port.
+    public var threads = 2
+    /// Largest request body accepted; larger ones get 413.
+    public var maxBodyBytes = 1_048_576
+    /// Largest header block accepted; larger ones get 431.
+    public var maxHeaderBytes = 65_536
+    /// SETTINGS_MAX_CONCURRENT_STREAMS advertised on HTTP/2 connections.
+    public var maxConcurrentStreams: UInt32 = 1000
+    /// Seconds a connection may sit with nothing in flight before it is closed.
+    public var idleTimeoutSeconds: Double = 120
+    /// Seconds a client has to complete the TLS handshake and each request's header block.
+    public var headerTimeoutSeconds: Double = 10
+    /// Seconds in-flight requests get to finish on shutdown.
+    public var shutdownGraceSeconds: Double = 8
+    /// TLS, when set: connections that start with a TLS handshake are served over it.
+    public var tls: TLSContext?
+    /// How each request is logged; nil logs nothing.
+    public var accessLog: AccessLogFormat? = .text
+    /// Where access-log lines go (a descriptor; 2 is standard error).
+    public var accessLogFD: Int32 = 2
+    /// Builds the response for protocol-level errors (malformed request, body too large, ...):
+    /// status and a message for a person.
+    public var errorResponse: @Sendable (Int, String) -> HTTPResponse = { status, message in
+        .text(status, message + "\n")
+    }
+
+    /// The defaults.
+    public init() {}
+}
+
+/// The format of access-log lines.
+public enum AccessLogFormat: String, Sendable, CaseIterable {
+    /// `127.0.0.1:50412 "GET /healthz HTTP/2" 200 15 0.12ms`.
+    case text
+    /// One JSON object per line.
+    case json
+}

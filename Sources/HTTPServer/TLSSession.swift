@@ -1,0 +1,70 @@
+import COpenSSL
+
+/// One TLS connection over a non-blocking socket (OpenSSL reads and writes the descriptor itself).
+final class TLSSession {
+    /// What an OpenSSL call did.
+    enum Outcome {
+        case done(Int)
+        case wantRead
+        case wantWrite
+        case closed
+        case failed(String)
+    }
+
+    private let ssl: OpaquePointer
+
+    init(context: TLSContext, fd: Int32) throws {
+        guard let ssl = SSL_new(context.context) else { throw TLSError("SSL_new") }
+        self.ssl = ssl
+        SSL_set_fd(ssl, fd)
+        SSL_set_accept_state(ssl)
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    /// Advances the handshake.
+    func handshake() -> Outcome {
+        outcome(SSL_do_handshake(ssl))
+    }
+
+    /// The protocol ALPN chose (`h2`, `http/1.1`), or nil when the client offered none.
+    var negotiatedProtocol: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Outcome {
+        outcome(SSL_read(ssl, buffer.baseAddress, Int32(buffer.count)))
+    }
+
+    func write(from buffer: UnsafeRawBufferPointer) -> Outcome {
+        guard buffer.count > 0 else { return .done(0) }
+        return outcome(SSL_write(ssl, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max)))))
+    }
+
+    /// Sends close_notify, once, without waiting for the peer's.
+    func shutdown() {
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+    }
+
+    private func outcome(_ result: Int32) -> Outcome {
+        if result > 0 { return .done(Int(result)) }
+        let code = SSL_get_error(ssl, result)
+        switch code {
+        case SSL_ERROR_WANT_READ: return .wantRead
+        case SSL_ERROR_WANT_WRITE: return .wantWrite
+        case SSL_ERROR_ZERO_RETURN:
+            return .closed
+        default:
+            let error = TLSError("TLS error \(code)")
+            ERR_clear_error()
+            return code == SSL_ERROR_SYSCALL && result == 0 ? .closed : .failed(error.description)
+        }
+    }
+}

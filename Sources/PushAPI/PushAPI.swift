@@ -1,2 +1,0 @@
-import HTTPServer
-import PushCore

@@ -1,0 +1,138 @@
+import ArgumentParser
+import HTTPServer
+import PushAPI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `push-emulator serve`: runs the emulator until SIGTERM or SIGINT.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the emulator (the default command)."
+    )
+
+    @Option(help: "Address to listen on (0.0.0.0 in a container).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port for every protocol: HTTP/1.1, h2c and HTTP/2 or HTTP/1.1 over TLS. 0 picks a free port.")
+    var port: UInt16 = 9499
+
+    @Option(help: "Event-loop threads (default: the number of cores).")
+    var threads: Int?
+
+    @Option(help: "PEM certificate chain for TLS (default: a certificate signed by the emulator's local CA).")
+    var tlsCert: String?
+
+    @Option(help: "PEM private key for --tls-cert.")
+    var tlsKey: String?
+
+    @Option(help: "Extra host name or address for the generated certificate (repeatable).")
+    var tlsHostname: [String] = []
+
+    @Option(help: "Directory for state that survives restarts (the local CA is kept there).")
+    var dataDir: String?
+
+    @Option(help: "Largest request body in bytes (larger gets 413).")
+    var maxBodyBytes = 1_048_576
+
+    @Option(help: "Largest request header block in bytes (larger gets 431).")
+    var maxHeaderBytes = 65_536
+
+    @Option(help: "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS.")
+    var maxConcurrentStreams: UInt32 = 1000
+
+    @Option(help: "Seconds before an idle connection is closed.")
+    var idleTimeout: Double = 120
+
+    @Option(help: "Seconds a client has for the TLS handshake and each request header block.")
+    var headerTimeout: Double = 10
+
+    @Option(help: "Access-log format: text or json.")
+    var logFormat: String = "text"
+
+    @Flag(inversion: .prefixedNo, help: "Log one line per request to standard error.")
+    var accessLog = true
+
+    static let environmentOptions: [EnvironmentOptions.Option] = [
+        .init(name: "host"), .init(name: "port"), .init(name: "threads"), .init(name: "tls-cert"), .init(name: "tls-key"),
+        .init(name: "tls-hostname"), .init(name: "data-dir"), .init(name: "max-body-bytes"), .init(name: "max-header-bytes"),
+        .init(name: "max-concurrent-streams"), .init(name: "idle-timeout"), .init(name: "header-timeout"),
+        .init(name: "log-format"), .init(name: "access-log", isFlag: true),
+    ]
+
+    func validate() throws {
+        guard AccessLogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+    }
+
+    func run() throws {
+        // Signals are taken synchronously by this thread (sigwait); loops inherit the blocked mask.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.threads = threads ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxHeaderBytes = maxHeaderBytes
+        configuration.maxConcurrentStreams = maxConcurrentStreams
+        configuration.idleTimeoutSeconds = idleTimeout
+        configuration.headerTimeoutSeconds = headerTimeout
+        configuration.accessLog = accessLog ? AccessLogFormat(rawValue: logFormat) : nil
+
+        var caPEM: String?
+        var caPath: String?
+        if let tlsCert, let tlsKey {
+            configuration.tls = try TLSContext(certificatePath: tlsCert, keyPath: tlsKey)
+        } else {
+            let directory = dataDir ?? "/tmp/push-emulator-\(getuid())"
+            let authority = try CertificateAuthority(directory: directory, names: Self.certificateNames + tlsHostname)
+            configuration.tls = try TLSContext(authority: authority)
+            caPEM = authority.caPEM
+            caPath = directory + "/ca.pem"
+        }
+        let app = EmulatorApp(settings: .init(caPEM: caPEM))
+        configuration.errorResponse = app.errorResponse
+        let server = try HTTPServer(configuration: configuration) { request in app.handle(request) }
+        printBanner(port: server.port, caPath: caPath)
+
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        print("push-emulator: \(received == SIGINT ? "SIGINT" : "SIGTERM") received, shutting down")
+        server.shutdown()
+        print("push-emulator: stopped")
+    }
+
+    /// Names the generated certificate covers: local ones and, for interception mode, the real services'.
+    static let certificateNames = [
+        "localhost", "127.0.0.1", "::1",
+        "fcm.googleapis.com", "iid.googleapis.com", "oauth2.googleapis.com",
+        "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
+    ]
+
+    private func printBanner(port: UInt16, caPath: String?) {
+        let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        let base = "\(shown):\(port)"
+        var lines = [
+            "push-emulator listening on \(host):\(port) (HTTP/1.1, h2c, HTTP/2 and HTTP/1.1 over TLS)",
+            "  http://\(base)   https://\(base)",
+        ]
+        if let caPath {
+            lines.append("  CA certificate: \(caPath)  (also GET http://\(base)/emulator/v1/ca.pem)")
+        }
+        lines.append("  try: curl -s http://\(base)/healthz")
+        lines.append("       curl -s --cacert \(caPath ?? "<your CA>") https://localhost:\(port)/healthz")
+        print(lines.joined(separator: "\n"))
+        fflush(nil)
+    }
+}

@@ -1,2 +1,0 @@
-import PushAPI
-print("push-emulator")

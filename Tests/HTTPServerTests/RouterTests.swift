@@ -1,0 +1,87 @@
+import XCTest
+@testable import HTTPServer
+
+final class RouterTests: XCTestCase {
+    private func router() -> Router {
+        var router = Router()
+        router.add("POST", "/v1/projects/{project}/messages:send") { request in
+            .text(200, "send \(request.pathParameters["project"]!)")
+        }
+        router.add("GET", "/emulator/v1/projects/{project}/devices/{token}") { request in
+            .text(200, "get \(request.pathParameters["token"]!)")
+        }
+        router.add("GET", "/emulator/v1/projects/{project}/devices/{token}:stream") { request in
+            .text(200, "stream \(request.pathParameters["token"]!)")
+        }
+        router.add("POST", "/iid/v1:batchAdd") { _ in .text(200, "batchAdd") }
+        return router
+    }
+
+    private func body(_ response: HTTPResponse) -> String {
+        guard case .bytes(let bytes) = response.body else { return "<stream>" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func testVerbSuffixAndParameters() {
+        let response = router().handle(HTTPRequest(method: "POST", target: "/v1/projects/demo-1/messages:send"))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(body(response), "send demo-1")
+    }
+
+    func testTokensWithColonsMatchPlainParameter() {
+        let token = "cFmR2nOQ0kM1pZx9Yq7Abc:APA91bHun4MxP5egoKMwt2KZFBaFUH"
+        let plain = router().handle(HTTPRequest(method: "GET", target: "/emulator/v1/projects/p/devices/\(token)"))
+        XCTAssertEqual(body(plain), "get \(token)")
+        let stream = router().handle(HTTPRequest(method: "GET", target: "/emulator/v1/projects/p/devices/\(token):stream"))
+        XCTAssertEqual(body(stream), "stream \(token)")
+    }
+
+    func testPercentDecodedParameters() {
+        let response = router().handle(HTTPRequest(method: "GET", target: "/emulator/v1/projects/p/devices/a%2Fb?x=1"))
+        XCTAssertEqual(body(response), "get a/b")
+    }
+
+    func testLiteralVerbSegment() {
+        XCTAssertEqual(body(router().handle(HTTPRequest(method: "POST", target: "/iid/v1:batchAdd"))), "batchAdd")
+        XCTAssertEqual(router().handle(HTTPRequest(method: "POST", target: "/iid/v1:batchRemove")).status, 404)
+    }
+
+    func testNotFoundAndMethodNotAllowed() {
+        XCTAssertEqual(router().handle(HTTPRequest(method: "GET", target: "/nope")).status, 404)
+        let wrongMethod = router().handle(HTTPRequest(method: "GET", target: "/v1/projects/p/messages:send"))
+        XCTAssertEqual(wrongMethod.status, 405)
+        XCTAssertEqual(wrongMethod.headers["Allow"], "POST")
+    }
+
+    func testEmptyParameterDoesNotMatch() {
+        XCTAssertEqual(router().handle(HTTPRequest(method: "POST", target: "/v1/projects//messages:send")).status, 404)
+    }
+
+    func testHeadIsServedByGetRoutes() {
+        XCTAssertEqual(router().handle(HTTPRequest(method: "HEAD", target: "/emulator/v1/projects/p/devices/t")).status, 200)
+    }
+}
+
+final class HTTPBasicsTests: XCTestCase {
+    func testHeadersAreCaseInsensitiveAndOrdered() {
+        var headers = HTTPHeaders([("Content-Type", "a"), ("X-One", "1"), ("x-one", "2")])
+        XCTAssertEqual(headers["content-type"], "a")
+        XCTAssertEqual(headers.values("X-ONE"), ["1", "2"])
+        headers.set("X-One", "3")
+        XCTAssertEqual(headers.fields.map(\.name), ["content-type", "x-one"])
+    }
+
+    func testQueryItems() {
+        let request = HTTPRequest(method: "GET", target: "/x?topicName=a%20b&allow_missing=true&plus=a+b&flag")
+        XCTAssertEqual(request.path, "/x")
+        XCTAssertEqual(request.queryItem("topicName"), "a b")
+        XCTAssertEqual(request.queryItem("allow_missing"), "true")
+        XCTAssertEqual(request.queryItem("plus"), "a b")
+        XCTAssertEqual(request.queryItem("flag"), "")
+    }
+
+    func testBase64URL() {
+        XCTAssertEqual(Base64URL.decode("AAMAAABkAAQAoAAAAAIAAAAA"), [0, 3, 0, 0, 0, 100, 0, 4, 0, 160, 0, 0, 0, 2, 0, 0, 0, 0])
+        XCTAssertNil(Base64URL.decode("a b"))
+    }
+}

@@ -1,8 +1,0 @@
-import XCTest
-@testable import HTTPServer
-
-final class VersionTests: XCTestCase {
-    func testLinksNGHTTP2() {
-        XCTAssertFalse(nghttp2Version().isEmpty)
-    }
-}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make bench: the emulator and nghttpd (the reference HTTP/2 server, serving a static file) under the
+# same h2load load in the same run, printed side by side with their ratio; plus wrk over HTTP/1.1 and
+# memory per idle connection. Numbers are for comparison within one run, never for gating CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-.build/release/push-emulator}
+REQUESTS=${BENCH_REQUESTS:-100000}
+THREADS=${BENCH_THREADS:-1}
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 never opened" >&2; return 1; }
+rate() { h2load "$@" 2>&1 | awk '/^finished in/ {gsub(",",""); print $4} /^requests:/ {if ($10+$12 > 0) print "FAILED: " $0 > "/dev/stderr"}'; }
+ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b else 'n/a')" "$1" "$2"; }
+rss_kib() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
+
+# The reference: nghttpd serving a file with the same body as /healthz.
+mkdir -p "$work/docroot"
+printf '{"status":"ok"}' > "$work/docroot/healthz"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \
+  -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+ref_h2c=$(free_port); ref_tls=$(free_port)
+nghttpd -n "$THREADS" --no-tls -d "$work/docroot" "$ref_h2c" >/dev/null 2>&1 &
+ref_h2c_pid=$!
+nghttpd -n "$THREADS" -d "$work/docroot" "$ref_tls" "$work/key.pem" "$work/cert.pem" >/dev/null 2>&1 &
+wait_port "$ref_h2c"; wait_port "$ref_tls"
+
+port=$(free_port)
+"$BIN" serve --port "$port" --threads "$THREADS" --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
+emu_pid=$!
+wait_port "$port"
+
+echo "push-emulator bench: $REQUESTS requests, h2load -c 16 -m 32, $THREADS server thread(s) each, $(nproc) cores"
+printf '%-34s %14s %14s %8s\n' scenario "emulator req/s" "nghttpd req/s" ratio
+row() { printf '%-34s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
+
+rate -n 2000 -c 4 -m 8 "http://127.0.0.1:$port/healthz" >/dev/null   # warm-up
+emu=$(rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$port/healthz")
+ref=$(rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$ref_h2c/healthz")
+row "h2c GET /healthz vs static file" "$emu" "$ref"
+emu=$(rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$port/healthz")
+ref=$(rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$ref_tls/healthz")
+row "h2/TLS GET /healthz vs static file" "$emu" "$ref"
+
+for scenario in scripts/bench.d/*.sh; do
+  [ -e "$scenario" ] || continue
+  # shellcheck source=/dev/null
+  source "$scenario"
+done
+
+if command -v wrk >/dev/null; then
+  h1=$(wrk -t1 -c16 -d3s "http://127.0.0.1:$port/healthz" | awk '/Requests\/sec/ {print $2}')
+  printf '%-34s %14s %14s %8s\n' "HTTP/1.1 GET /healthz (wrk -c16)" "$h1" "-" "-"
+fi
+
+# Memory per idle connection: 1000 h2c connections that sent the preface and SETTINGS, then nothing.
+idle_cost() {
+  local pid=$1 target_port=$2 before after
+  before=$(rss_kib "$pid")
+  python3 - "$target_port" <<'PY' &
+import socket, sys, time
+socks = []
+for _ in range(1000):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+    socks.append(s)
+time.sleep(3)
+PY
+  local holder=$!
+  sleep 2
+  after=$(rss_kib "$pid")
+  wait "$holder" || true
+  echo $(( (after - before) * 1024 / 1000 ))
+}
+emu_idle=$(idle_cost "$emu_pid" "$port")
+ref_idle=$(idle_cost "$ref_h2c_pid" "$ref_h2c")
+printf '%-34s %14s %14s %8s\n' "bytes per idle h2c connection" "$emu_idle" "$ref_idle" "$(ratio "$emu_idle" "$ref_idle")"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing push-emulator needs, only when it is missing:
+# Debian packages (nghttp2 and OpenSSL headers, curl, h2load/nghttp, nghttpd, wrk) and, with
+# --python, a local virtualenv (.venv) with the test clients from PyPI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+pkg-config --exists libnghttp2 2>/dev/null || missing+=(libnghttp2-dev)
+pkg-config --exists openssl 2>/dev/null || missing+=(libssl-dev)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v curl >/dev/null || missing+=(curl)
+command -v h2load >/dev/null || missing+=(nghttp2-client)
+if [ "${1:-}" = "--bench" ] || [ "${1:-}" = "--python" ]; then
+  command -v nghttpd >/dev/null || missing+=(nghttp2-server)
+  command -v wrk >/dev/null || missing+=(wrk)
+  command -v openssl >/dev/null || missing+=(openssl)
+  command -v ss >/dev/null || missing+=(iproute2)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = "--python" ]; then
+  if [ ! -x .venv/bin/python ] || ! cmp -s tests/requirements.txt .venv/requirements.installed; then
+    echo "install-deps: preparing .venv from tests/requirements.txt"
+    python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
+    cp tests/requirements.txt .venv/requirements.installed
+  fi
+fi

@@ -1,0 +1,206 @@
+"""Bad input never takes the server down: each case gets a clear answer or a close, and the
+server keeps serving other clients with bounded memory."""
+import os
+import socket
+import ssl
+import time
+
+import h2.config
+import h2.connection
+import h2.events
+import pytest
+
+from conftest import curl, wait_until
+
+
+@pytest.fixture(scope="module")
+def emu(request):
+    from conftest import Emulator
+    emu = Emulator("--header-timeout", "2", "--idle-timeout", "3")
+    yield emu
+    assert emu.alive(), emu.stderr()[-3000:]
+    emu.stop()
+
+
+def still_serving(emu):
+    assert emu.alive(), emu.stderr()[-3000:]
+    assert curl("--http2-prior-knowledge", f"{emu.http}/healthz")[0] == 200
+    assert curl("--cacert", emu.ca, f"https://localhost:{emu.port}/healthz")[0] == 200
+
+
+def read_all(sock, limit=1 << 20):
+    data = b""
+    try:
+        while len(data) < limit:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    return data
+
+
+def try_send(sock, data):
+    try:
+        sock.sendall(data)
+    except OSError:
+        pass  # the server may close as soon as it has seen enough garbage
+
+
+def test_random_bytes(emu):
+    rng = __import__("random").Random(7)
+    for first in (b"\x16\x03\x01", b"PRI * HTTP/2.0\r\n", b"GET ", b""):
+        for _ in range(5):
+            with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+                try_send(sock, first + bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 4096))))
+
+                try:
+                    sock.shutdown(socket.SHUT_WR)
+                except OSError:
+                    pass  # already closed by the server: fine
+                read_all(sock)
+    still_serving(emu)
+
+
+def test_truncated_tls_handshake(emu):
+    # A real ClientHello cut in half, then silence: the server drops it at the header timeout.
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    tls = ssl.create_default_context().wrap_bio(incoming, outgoing, server_hostname="localhost")
+    with pytest.raises(ssl.SSLWantReadError):
+        tls.do_handshake()
+    hello = outgoing.read()
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=10) as sock:
+        sock.sendall(hello[: len(hello) // 2])
+        started = time.time()
+        assert read_all(sock) == b""
+        assert time.time() - started < 6
+    still_serving(emu)
+
+
+def test_bad_http2_preface(emu):
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+        sock.sendall(b"PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n" + b"\x00" * 64)
+        data = read_all(sock)
+    # Not the preface, so it is HTTP/1.1 with an HTTP/2.0 version: 505, and closed.
+    assert data.startswith(b"HTTP/1.1 505 ")
+    still_serving(emu)
+
+
+def test_broken_http2_frames_get_goaway(emu):
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+        # Preface, then a SETTINGS frame whose length is not a multiple of 6.
+        sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x05\x04\x00\x00\x00\x00\x00" + b"\x00" * 5)
+        data = read_all(sock)
+    assert b"\x07\x00\x00\x00\x00\x00" in data  # a GOAWAY frame header (type 7, flags 0, stream 0)
+    still_serving(emu)
+
+
+def test_malformed_request_line(emu):
+    for line in (b"GARBAGE\r\n\r\n", b"GET /x HTTP/1.1 extra\r\n\r\n", b"GET\t/ HTTP/1.1\r\n\r\n", b"G@T / HTTP/1.1\r\n\r\n"):
+        with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+            sock.sendall(line)
+            data = read_all(sock)
+        assert data.startswith(b"HTTP/1.1 400 "), (line, data[:200])
+        assert b'"status":"INVALID_ARGUMENT"' in data
+    still_serving(emu)
+
+
+def test_100_kib_of_headers(emu):
+    big = b"".join(b"X-Filler-%d: %s\r\n" % (i, b"a" * 1000) for i in range(100))
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + big + b"\r\n")
+        data = read_all(sock)
+    assert data.startswith(b"HTTP/1.1 431 ")
+    # HTTP/2: the same header block (curl's own nghttp2 refuses to send that much, so the h2 library does).
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
+        conn.initiate_connection()
+        headers = [(":method", "GET"), (":path", "/healthz"), (":scheme", "http"), (":authority", "x")]
+        headers += [(f"x-filler-{i}", "a" * 1000) for i in range(100)]
+        conn.send_headers(1, headers, end_stream=True)
+        sock.sendall(conn.data_to_send())
+        status = None
+        while status is None:
+            data = sock.recv(65536)
+            assert data
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived):
+                    status = dict(event.headers)[b":status"]
+            sock.sendall(conn.data_to_send())
+    assert status == b"431"
+    still_serving(emu)
+
+
+def test_over_limit_body_gets_413(emu, tmp_path):
+    big = tmp_path / "big.json"
+    big.write_bytes(b"{" + b" " * (1024 * 1024 + 10) + b"}")
+    for flags in (["--http1.1"], ["--http2-prior-knowledge"]):
+        code, _, body = curl(*flags, "-X", "POST", "--data-binary", f"@{big}", f"{emu.http}/v1/projects/p/messages:send")
+        assert code == 413, (flags, code, body)
+        assert '"code":413' in body
+    code, _, _ = curl("--cacert", emu.ca, "-X", "POST", "--data-binary", f"@{big}", f"{emu.https}/v1/projects/p/messages:send")
+    assert code == 413
+    # Chunked, with no length announced: cut off while reading.
+    code, _, _ = curl("--http1.1", "-H", "Transfer-Encoding: chunked", "-X", "POST", "--data-binary", f"@{big}", f"{emu.http}/x")
+    assert code == 413
+    still_serving(emu)
+
+
+def test_header_one_byte_per_second_is_closed_at_the_timeout(emu):
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=10) as sock:
+        started = time.time()
+        closed_after = None
+        for byte in request:
+            try:
+                sock.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                closed_after = time.time() - started
+                break
+            sock.settimeout(1.0)
+            try:
+                data = sock.recv(65536)
+                closed_after = time.time() - started
+                assert data == b"" or data.startswith(b"HTTP/1.1 408 "), data
+                break
+            except socket.timeout:
+                continue
+    assert closed_after is not None and 1.5 <= closed_after <= 5, closed_after
+    still_serving(emu)
+
+
+def test_client_that_never_reads(emu):
+    before = emu.rss_kib()
+    socks = []
+    request = b"GET /emulator/v1/ca.pem HTTP/1.1\r\nHost: x\r\n\r\n" * 2000
+    for _ in range(4):
+        sock = socket.create_connection(("127.0.0.1", emu.port), timeout=2)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        socks.append(sock)
+        sent = 0
+        try:
+            for _ in range(100):
+                sent += sock.send(request)
+        except (socket.timeout, BlockingIOError, ConnectionResetError, BrokenPipeError):
+            pass
+    # The server stops reading from these clients once their answers pile up.
+    time.sleep(0.5)
+    still_serving(emu)
+    assert emu.rss_kib() - before < 64 * 1024, (before, emu.rss_kib())
+    for sock in socks:
+        sock.close()
+    still_serving(emu)
+
+
+def test_half_open_connections_are_reaped(emu):
+    socks = [socket.create_connection(("127.0.0.1", emu.port), timeout=10) for _ in range(20)]
+    for sock in socks[:10]:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    for sock in socks:
+        sock.settimeout(8)
+    # Idle (3 s) and header (2 s) timeouts close all of them.
+    for sock in socks:
+        read_all(sock)
+        sock.close()
+    still_serving(emu)

@@ -1,0 +1,149 @@
+"""Every protocol the one port speaks, each through a real client."""
+import json
+import re
+import socket
+import ssl
+import subprocess
+
+import h2.config
+import h2.connection
+import h2.events
+
+from conftest import curl
+
+
+def test_healthz_http11(emulator):
+    assert curl("--http1.1", f"{emulator.http}/healthz") == (200, "1.1", '{"status":"ok"}')
+
+
+def test_healthz_h2c_prior_knowledge(emulator):
+    assert curl("--http2-prior-knowledge", f"{emulator.http}/healthz") == (200, "2", '{"status":"ok"}')
+
+
+def test_healthz_h2c_upgrade(emulator):
+    assert curl("--http2", f"{emulator.http}/healthz") == (200, "2", '{"status":"ok"}')
+
+
+def test_healthz_h2_over_tls_alpn(emulator):
+    assert curl("--cacert", emulator.ca, f"{emulator.https}/healthz") == (200, "2", '{"status":"ok"}')
+
+
+def test_healthz_insecure_k(emulator):
+    assert curl("-k", f"https://127.0.0.1:{emulator.port}/healthz") == (200, "2", '{"status":"ok"}')
+
+
+def test_healthz_http11_over_tls(emulator):
+    assert curl("--cacert", emulator.ca, "--http1.1", f"{emulator.https}/healthz") == (200, "1.1", '{"status":"ok"}')
+
+
+def test_ca_pem_is_served_and_verifies_the_server(emulator):
+    code, _, body = curl(f"{emulator.http}/emulator/v1/ca.pem")
+    assert code == 200 and body.startswith("-----BEGIN CERTIFICATE-----")
+    with open(emulator.ca) as f:
+        assert f.read().strip() == body.strip()
+
+
+def test_certificate_covers_interception_names(emulator):
+    # curl resolves the real APNs host name to the emulator and verifies it against the local CA.
+    code, version, _ = curl(
+        "--cacert", emulator.ca, "--resolve", f"api.push.apple.com:{emulator.port}:127.0.0.1",
+        f"https://api.push.apple.com:{emulator.port}/healthz",
+    )
+    assert (code, version) == (200, "2")
+
+
+def h2_get(sock, path, authority="localhost"):
+    """Speaks HTTP/2 with the h2 library over an already connected socket; returns (status, body)."""
+    conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+    stream_id = conn.get_next_available_stream_id()
+    conn.send_headers(stream_id, [(":method", "GET"), (":path", path), (":scheme", "https"), (":authority", authority)], end_stream=True)
+    sock.sendall(conn.data_to_send())
+    status, body = None, b""
+    while True:
+        data = sock.recv(65536)
+        assert data, "connection closed before the response ended"
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.ResponseReceived):
+                status = dict(event.headers)[b":status"]
+            elif isinstance(event, h2.events.DataReceived):
+                body += event.data
+                conn.acknowledge_received_data(len(event.data), event.stream_id)
+            elif isinstance(event, h2.events.StreamEnded):
+                return int(status), body
+        sock.sendall(conn.data_to_send())
+
+
+def test_tls_without_alpn_speaking_http2(emulator):
+    # APNs clients such as aioapns offer no ALPN and start HTTP/2 right after the handshake.
+    context = ssl.create_default_context(cafile=emulator.ca)
+    with socket.create_connection(("127.0.0.1", emulator.port), timeout=10) as raw:
+        with context.wrap_socket(raw, server_hostname="localhost") as tls:
+            assert tls.selected_alpn_protocol() is None
+            status, body = h2_get(tls, "/healthz")
+    assert status == 200 and json.loads(body) == {"status": "ok"}
+
+
+def test_tls_without_alpn_speaking_http11(emulator):
+    context = ssl.create_default_context(cafile=emulator.ca)
+    with socket.create_connection(("127.0.0.1", emulator.port), timeout=10) as raw:
+        with context.wrap_socket(raw, server_hostname="localhost") as tls:
+            tls.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            data = b""
+            while chunk := tls.recv(65536):
+                data += chunk
+    assert data.startswith(b"HTTP/1.1 200 OK\r\n") and data.endswith(b'{"status":"ok"}')
+
+
+def test_tls_12_and_13_only(emulator):
+    # SECLEVEL=0 lets this client offer TLS 1.1, so a refusal comes from the server.
+    for version, expected in (("-tls1_2", True), ("-tls1_3", True), ("-tls1_1", False)):
+        out = subprocess.run(
+            ["openssl", "s_client", "-connect", f"127.0.0.1:{emulator.port}", version, "-CAfile", emulator.ca,
+             *(["-cipher", "DEFAULT@SECLEVEL=0"] if version == "-tls1_1" else [])],
+            input=b"", capture_output=True, timeout=20,
+        )
+        handshake_ok = out.returncode == 0 and b"Cipher is (NONE)" not in out.stdout
+        assert handshake_ok == expected, (version, out.stdout[-500:], out.stderr[-500:])
+
+
+def test_http11_keep_alive_and_pipelining(emulator):
+    with socket.create_connection(("127.0.0.1", emulator.port), timeout=10) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", data)
+    assert statuses == [b"200", b"404", b"200"]
+
+
+def test_http11_chunked_request_body_and_expect_continue(emulator):
+    with socket.create_connection(("127.0.0.1", emulator.port), timeout=10) as sock:
+        sock.sendall(b"POST /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        sock.sendall(b"abcd")
+        first = sock.recv(65536)
+        assert first.startswith(b"HTTP/1.1 405 "), first
+        sock.sendall(b"POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n0\r\nTrailer: x\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 405 ")
+
+
+def test_head_has_no_body(emulator):
+    out = subprocess.run(["curl", "-sSI", "--http1.1", f"{emulator.http}/healthz"], capture_output=True, timeout=10)
+    assert out.stdout.startswith(b"HTTP/1.1 200 OK") and b"content-length: 15" in out.stdout.lower()
+
+
+def test_h2load_small_run_h2c_and_tls(emulator):
+    for url in (f"{emulator.http}/healthz", f"https://127.0.0.1:{emulator.port}/healthz"):
+        out = subprocess.run(["h2load", "-n", "20000", "-c", "16", "-m", "32", url], capture_output=True, timeout=120)
+        text = out.stdout.decode()
+        assert "20000 succeeded, 0 failed, 0 errored" in text, text
+
+
+def test_access_log_has_one_line_per_request(emulator):
+    curl("--http1.1", f"{emulator.http}/healthz?marker=access-log-check")
+    import time
+    time.sleep(0.2)
+    lines = [l for l in emulator.stderr().splitlines() if "marker=access-log-check" in l]
+    assert len(lines) == 1 and '"GET /healthz?marker=access-log-check HTTP/1.1" 200' in lines[0]

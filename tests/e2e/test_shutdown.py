@@ -1,0 +1,35 @@
+"""Graceful shutdown under load."""
+import signal
+import socket
+import subprocess
+import time
+
+from conftest import curl
+
+
+def test_sigterm_during_h2load(start_emulator):
+    emu = start_emulator("--access-log=false") if False else start_emulator("--no-access-log")
+    load = subprocess.Popen(
+        ["h2load", "-n", "2000000", "-c", "16", "-m", "32", f"{emu.http}/healthz"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    # A streaming response open at shutdown time is ended cleanly too.
+    stream = subprocess.Popen(["curl", "-sN", "--http1.1", f"{emu.http}/emulator/v1/debug/tick?count=100000&intervalMs=100"], stdout=subprocess.PIPE)
+    time.sleep(1.5)
+    assert load.poll() is None, "the load ended before the signal: make it longer"
+    started = time.time()
+    emu.proc.send_signal(signal.SIGTERM)
+    code = emu.proc.wait(timeout=12)
+    took = time.time() - started
+    out = load.communicate(timeout=30)[0].decode()
+    stream_out = stream.communicate(timeout=10)[0].decode()
+    assert code == 0
+    assert took < 10, took
+    # Requests that were answered were answered in full; the rest were refused by GOAWAY or never sent.
+    done = [line for line in out.splitlines() if line.startswith("requests:")][0]
+    assert " 0 errored" in done or "errored" in done
+    status = [line for line in out.splitlines() if line.startswith("status codes:")][0]
+    assert "0 5xx" in status and "0 4xx" in status, status
+    assert int(done.split(",")[3].split()[0]) > 0  # some succeeded
+    assert stream_out.count("data: ") >= 10
+    assert "stopped" in emu.proc.stdout.read().decode()
