@@ -4,7 +4,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     /// Input kept while a streaming response holds the connection, before the client is dropped.
     private static let stashLimit = 2_097_152
 
-    unowned let connection: Connection
+    /// Strong: the cycle with `Connection` is broken when the connection closes and drops its protocol.
+    let connection: Connection
     private var parser: HTTP1Parser
     /// Bytes received but not parsed yet (pipelined behind a streaming response).
     private var stash: [UInt8] = []

@@ -5,7 +5,8 @@ import CNGHTTP2
 /// output buffer. nghttp2's callbacks reach this object through the session's `user_data`
 /// (unretained: the session is deleted in `deinit`, so it never outlives this object).
 final class HTTP2Handler: ConnectionProtocol {
-    unowned let connection: Connection
+    /// Strong: the cycle with `Connection` is broken when the connection closes and drops its protocol.
+    let connection: Connection
     private var session: OpaquePointer!
     private var streams: [Int32: HTTP2Stream] = [:]
     private var shuttingDown = false
@@ -150,6 +151,8 @@ final class HTTP2Handler: ConnectionProtocol {
 
     func connectionClosed() {
         finishAllStreams()
+        for stream in streams.values { stream.handler = nil }
+        streams = [:]
     }
 
     func timedOut() {
@@ -189,7 +192,8 @@ final class HTTP2Handler: ConnectionProtocol {
             default: break
             }
         } else {
-            stream.headers.add(String(decoding: name, as: UTF8.self), valueText)
+            // nghttp2 has already rejected upper-case names.
+            stream.headers.addLowercased(String(decoding: name, as: UTF8.self), valueText)
         }
     }
 

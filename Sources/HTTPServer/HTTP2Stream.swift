@@ -1,7 +1,9 @@
 /// One HTTP/2 request/response exchange on an `HTTP2Handler`.
 final class HTTP2Stream: ResponseStreamSink {
     let id: Int32
-    weak var handler: HTTP2Handler?
+    /// Strong on purpose (a weak reference would move the handler's reference counts to a slow
+    /// side table); cleared when the stream or the connection closes, which breaks the cycle.
+    var handler: HTTP2Handler?
     let startedAt = MonotonicClock.now()
 
     var method = ""

@@ -35,6 +35,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields.append((Self.lowercased(name), value))
     }
 
+    /// Appends a field whose name is known to be lower-case already (HTTP/2 guarantees it).
+    mutating func addLowercased(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
     /// Replaces every field named `name` with one field.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
