@@ -67,4 +67,21 @@ public struct AppleConversionInput: Sendable {
         self.apnsID = apnsID
         self.now = now
     }
+
+    /// An input for the device and send described by `context` (its message id, sender id,
+    /// bundle id, fresh `apns-id` and time), with the message's own parts.
+    public init(
+        context: DeliveryContext,
+        notification: Notification? = nil,
+        data: [(key: String, value: String)] = [],
+        apnsHeaders: [HeaderField] = [],
+        apnsPayload: JSONObject? = nil,
+        apnsImage: String? = nil,
+        fid: String? = nil
+    ) {
+        self.init(
+            notification: notification, data: data, apnsHeaders: apnsHeaders, apnsPayload: apnsPayload,
+            apnsImage: apnsImage, fid: fid, messageID: context.messageID, senderID: context.senderID,
+            bundleID: context.device.bundleID, apnsID: context.apnsID, now: context.now)
+    }
 }

@@ -8,12 +8,20 @@ public enum PresentationKind: String, Sendable, CaseIterable {
     case data
     /// A PushKit VoIP push.
     case voip
+    /// A watch complication update.
     case complication
+    /// A File Provider extension signal.
     case fileprovider
+    /// A location query for a Location Push Service extension.
     case location
+    /// A Live Activity update.
     case liveactivity
+    /// A Push to Talk channel update.
     case pushtotalk
+    /// A widget reload.
     case widgets
+    /// A Control Center control reload.
     case controls
+    /// A device-management check-in request.
     case mdm
 }

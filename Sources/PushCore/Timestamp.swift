@@ -41,6 +41,7 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         return text + "Z"
     }
 
+    /// Earlier instants sort first.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
     }

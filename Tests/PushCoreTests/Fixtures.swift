@@ -43,10 +43,7 @@ func sendFCM(
     core.send(project: project, target: target, origin: .fcm, request: obj(("message", obj()))) { context in
         .success(
             AppleConversion.convert(
-                AppleConversionInput(
-                    notification: notification, data: data, apnsHeaders: headers, messageID: context.messageID,
-                    senderID: context.senderID, bundleID: context.device.bundleID, apnsID: context.apnsID,
-                    now: context.now)))
+                AppleConversionInput(context: context, notification: notification, data: data, apnsHeaders: headers)))
     }
 }
 
