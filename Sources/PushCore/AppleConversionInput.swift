@@ -1,0 +1,87 @@
+/// The parts of an FCM message that decide what an Apple device receives, plus what the
+/// emulator knows at send time. The FCM request model maps into this.
+public struct AppleConversionInput: Sendable {
+    /// `message.notification`.
+    public struct Notification: Sendable, Equatable {
+        /// `notification.title`.
+        public var title: String?
+        /// `notification.body`.
+        public var body: String?
+        /// `notification.image`.
+        public var image: String?
+
+        /// Makes a notification block.
+        public init(title: String? = nil, body: String? = nil, image: String? = nil) {
+            self.title = title
+            self.body = body
+            self.image = image
+        }
+    }
+
+    /// `message.notification`, when present.
+    public var notification: Notification?
+    /// `message.data`, in request order.
+    public var data: [(key: String, value: String)]
+    /// `message.apns.headers`, in request order.
+    public var apnsHeaders: [HeaderField]
+    /// `message.apns.payload`, when present.
+    public var apnsPayload: JSONObject?
+    /// `message.apns.fcm_options.image`, when present.
+    public var apnsImage: String?
+    /// The `fid` target, when the message was addressed to one.
+    public var fid: String?
+    /// The message id (the last part of the message name).
+    public var messageID: String
+    /// The project's numeric sender id.
+    public var senderID: String
+    /// The device's bundle id (the default `apns-topic`).
+    public var bundleID: String
+    /// The `apns-id` to use when the message does not set one.
+    public var apnsID: String
+    /// The emulator's time of the send (the default expiration counts from it).
+    public var now: Timestamp
+
+    /// Makes an input; only the send context is required.
+    public init(
+        notification: Notification? = nil,
+        data: [(key: String, value: String)] = [],
+        apnsHeaders: [HeaderField] = [],
+        apnsPayload: JSONObject? = nil,
+        apnsImage: String? = nil,
+        fid: String? = nil,
+        messageID: String,
+        senderID: String,
+        bundleID: String,
+        apnsID: String,
+        now: Timestamp
+    ) {
+        self.notification = notification
+        self.data = data
+        self.apnsHeaders = apnsHeaders
+        self.apnsPayload = apnsPayload
+        self.apnsImage = apnsImage
+        self.fid = fid
+        self.messageID = messageID
+        self.senderID = senderID
+        self.bundleID = bundleID
+        self.apnsID = apnsID
+        self.now = now
+    }
+
+    /// An input for the device and send described by `context` (its message id, sender id,
+    /// bundle id, fresh `apns-id` and time), with the message's own parts.
+    public init(
+        context: DeliveryContext,
+        notification: Notification? = nil,
+        data: [(key: String, value: String)] = [],
+        apnsHeaders: [HeaderField] = [],
+        apnsPayload: JSONObject? = nil,
+        apnsImage: String? = nil,
+        fid: String? = nil
+    ) {
+        self.init(
+            notification: notification, data: data, apnsHeaders: apnsHeaders, apnsPayload: apnsPayload,
+            apnsImage: apnsImage, fid: fid, messageID: context.messageID, senderID: context.senderID,
+            bundleID: context.device.bundleID, apnsID: context.apnsID, now: context.now)
+    }
+}

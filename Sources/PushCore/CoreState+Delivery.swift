@@ -1,0 +1,20 @@
+extension CoreState {
+    /// A new pending delivery of `notification` to `device`, numbered and with its expiration
+    /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window).
+    mutating func makeDelivery(
+        _ notification: APNsNotification, messageName: String, device: Device, origin: DeliveryOrigin, now: Timestamp
+    ) -> Delivery {
+        let expiration = notification.headers.value(named: "apns-expiration")
+        let isNowOrNever = expiration == "0"
+        let expiresAt =
+            isNowOrNever
+            ? now
+            : expiration.flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
+                ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
+        defer { nextDeliveryNumber += 1 }
+        return Delivery(
+            number: nextDeliveryNumber, messageName: messageName, token: device.token, origin: origin,
+            enqueuedAt: now, expiresAt: expiresAt, isNowOrNever: isNowOrNever, notification: notification,
+            presentation: Presentation.describe(notification, origin: origin, appState: device.appState))
+    }
+}

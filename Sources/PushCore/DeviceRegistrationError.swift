@@ -1,0 +1,25 @@
+/// Why a device could not be registered.
+public enum DeviceRegistrationError: Error, Sendable, Equatable {
+    /// The given FCM token is not well-formed (see `RegistrationToken.isWellFormed`).
+    case malformedToken
+    /// The given APNs token is not hex of whole bytes (see `APNsDeviceToken.isWellFormed`).
+    case malformedAPNsToken
+    /// A device with this FCM token exists already.
+    case tokenInUse
+    /// Another device has this APNs token.
+    case apnsTokenInUse
+
+    /// A message for the HTTP error body, saying what to do.
+    public var message: String {
+        switch self {
+        case .malformedToken:
+            "token must be 1 to 4096 characters of A-Z, a-z, 0-9, '_', '-' and ':' (or leave it out to get a generated one)"
+        case .malformedAPNsToken:
+            "apnsToken must be an even number (2 to 512) of hex digits"
+        case .tokenInUse:
+            "a device with this token is already registered; delete it first or leave token out"
+        case .apnsTokenInUse:
+            "another device already has this apnsToken; delete that device first"
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// An open long connection of a device (`:stream`). While it is open the device is online and
+/// every new delivery goes to its listener at once. Close it when the client disconnects.
+public final class DeviceStream: Sendable {
+    private let core: PushEmulatorCore
+    private let project: String
+    private let token: String
+    let subscriber: StreamSubscriber
+
+    init(core: PushEmulatorCore, project: String, token: String, subscriber: StreamSubscriber) {
+        self.core = core
+        self.project = project
+        self.token = token
+        self.subscriber = subscriber
+    }
+
+    /// Ends the connection: the device is offline again (its `lastConnectedAt` is now) once its
+    /// last stream closes. Closing twice does nothing.
+    public func close() {
+        subscriber.close()
+        core.detach(project: project, token: token, subscriberID: subscriber.id)
+    }
+}

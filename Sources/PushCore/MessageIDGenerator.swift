@@ -1,0 +1,17 @@
+/// Issues FCM message ids: decimal, unique and increasing, 19 digits like the real ones
+/// (`6810356097230477954`).
+public struct MessageIDGenerator: Sendable {
+    private var next: UInt64
+
+    /// Starts from a seed taken from wall time (milliseconds × 10⁶), so ids keep increasing
+    /// across restarts unless more than a million messages were sent per millisecond.
+    public init(wallTimeMilliseconds: Int64) {
+        next = UInt64(max(wallTimeMilliseconds, 1)) &* 1_000_000
+    }
+
+    /// The next id.
+    public mutating func make() -> String {
+        defer { next += 1 }
+        return String(next)
+    }
+}

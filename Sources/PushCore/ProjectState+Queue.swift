@@ -1,0 +1,112 @@
+/// The queue rules of §4: what a send does to a device's queue, and what a connect does.
+extension ProjectState {
+    /// Stores or hands over a new delivery for the device `delivery.token`. Returns the streams
+    /// that got an event, to be drained outside the lock.
+    mutating func enqueue(
+        _ delivery: Delivery, now: Timestamp, configuration: PushCoreConfiguration
+    ) -> (Delivery, [StreamSubscriber]) {
+        var delivery = delivery
+        guard var device = devices[delivery.token] else { return (delivery, []) }
+        defer { devices[device.token] = device }
+        let subscribers = streams[device.token] ?? []
+        var notified = [StreamSubscriber]()
+        if !delivery.isNowOrNever, delivery.isExpired(at: now) {
+            delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
+        } else if device.isConnected {
+            let event = deliver(&delivery, to: device, at: now)
+            for subscriber in subscribers { subscriber.post([event]) }
+            notified = subscribers
+        } else if delivery.isNowOrNever {
+            delivery.move(to: .dropped, at: now, reason: "apns-expiration 0 and the device is offline")
+        } else if delivery.origin == .fcm, isOfflineTooLong(device, at: now, configuration: configuration) {
+            delivery.move(to: .deleted, at: now, reason: DeletionReason.offlineTooLong.rawValue)
+            owe(1, reason: .offlineTooLong, by: &device)
+        } else {
+            collapsePending(of: &device, replacedBy: delivery, at: now)
+            device.pendingDeliveryNumbers.append(delivery.number)
+        }
+        deliveries[delivery.number] = delivery
+        return (delivery, notified)
+    }
+
+    /// Applies the connect rules to a device and returns what it receives, in order.
+    mutating func connect(token: String, now: Timestamp, configuration: PushCoreConfiguration) -> [DeviceEvent] {
+        guard var device = devices[token] else { return [] }
+        defer { devices[token] = device }
+        expireDue(on: &device, at: now)
+        let fcmPending = device.pendingDeliveryNumbers.filter { deliveries[$0]?.origin == .fcm }
+        var reason: DeletionReason?
+        if !fcmPending.isEmpty, isOfflineTooLong(device, at: now, configuration: configuration) {
+            reason = .offlineTooLong
+        } else if fcmPending.count > configuration.maxPending {
+            reason = .tooManyPending
+        }
+        if let reason {
+            for number in fcmPending { deliveries[number]?.move(to: .deleted, at: now, reason: reason.rawValue) }
+            device.pendingDeliveryNumbers.removeAll { fcmPending.contains($0) }
+            owe(fcmPending.count, reason: reason, by: &device)
+        }
+        var events = [DeviceEvent]()
+        if let owed = device.owedDeletion {
+            events.append(.messagesDeleted(reason: owed.reason, count: owed.count))
+            device.owedDeletion = nil
+        }
+        for number in device.pendingDeliveryNumbers {
+            guard var delivery = deliveries[number] else { continue }
+            events.append(deliver(&delivery, to: device, at: now))
+            deliveries[number] = delivery
+        }
+        device.pendingDeliveryNumbers.removeAll()
+        device.lastConnectedAt = now
+        return events
+    }
+
+    /// Marks every stored delivery whose expiration has passed as expired.
+    mutating func expireDue(at now: Timestamp) {
+        for token in Array(devices.keys) {
+            guard var device = devices[token] else { continue }
+            expireDue(on: &device, at: now)
+            devices[token] = device
+        }
+    }
+
+    private mutating func expireDue(on device: inout Device, at now: Timestamp) {
+        device.pendingDeliveryNumbers.removeAll { number in
+            guard let delivery = deliveries[number], delivery.isExpired(at: now) else { return false }
+            deliveries[number]?.move(to: .expired, at: now, reason: "apns-expiration passed while the device was offline")
+            return true
+        }
+    }
+
+    /// Marks a delivery delivered, with presentation notes for the app's state now.
+    private func deliver(_ delivery: inout Delivery, to device: Device, at now: Timestamp) -> DeviceEvent {
+        delivery.presentation = Presentation.describe(
+            delivery.notification, origin: delivery.origin, appState: device.appState)
+        delivery.move(to: .delivered, at: now)
+        return .notification(NotificationEvent(delivery: delivery, deliveredAt: now))
+    }
+
+    /// A stored delivery with the same collapse id — or, for the APNs API, the same topic
+    /// (Apple stores one notification per app) — gives way to the new one.
+    private mutating func collapsePending(of device: inout Device, replacedBy newer: Delivery, at now: Timestamp) {
+        device.pendingDeliveryNumbers.removeAll { number in
+            guard let older = deliveries[number] else { return false }
+            let sameCollapseID = newer.collapseID != nil && older.collapseID == newer.collapseID
+            let sameAPNsTopic =
+                newer.origin == .apns && older.origin == .apns && older.notification.topic == newer.notification.topic
+            guard sameCollapseID || sameAPNsTopic else { return false }
+            deliveries[number]?.move(to: .collapsed, at: now, reason: "replaced by \(newer.id)")
+            return true
+        }
+    }
+
+    private func isOfflineTooLong(_ device: Device, at now: Timestamp, configuration: PushCoreConfiguration) -> Bool {
+        now.millisecondsSinceEpoch - device.offlineSince.millisecondsSinceEpoch
+            > configuration.offlineLimitSeconds * 1000
+    }
+
+    private func owe(_ count: Int, reason: DeletionReason, by device: inout Device) {
+        guard count > 0 else { return }
+        device.owedDeletion = Device.OwedDeletion(reason: reason, count: (device.owedDeletion?.count ?? 0) + count)
+    }
+}

@@ -1,0 +1,97 @@
+/// Everything the emulator keeps for one project: devices, their deliveries, the message log
+/// and open streams. Plain value; `PushEmulatorCore` guards it with its lock.
+struct ProjectState: Sendable {
+    /// How a send's target resolves to devices.
+    enum Resolution {
+        case devices([String])
+        case newDevice(token: String?, apnsToken: String?)
+        case unregistered(since: Timestamp)
+        case invalid
+    }
+
+    let projectID: String
+    var devices: [String: Device] = [:]
+    var tokenByAPNsToken: [String: String] = [:]
+    var uninstalledTokens: [String: Timestamp] = [:]
+    var uninstalledAPNsTokens: [String: Timestamp] = [:]
+    var deliveries: [Int: Delivery] = [:]
+    var log = MessageLog()
+    var streams: [String: [StreamSubscriber]] = [:]
+    private var nextDeviceSequence = 1
+
+    init(projectID: String) {
+        self.projectID = projectID
+    }
+
+    /// Devices in registration order.
+    var devicesInOrder: [Device] { devices.values.sorted { $0.sequence < $1.sequence } }
+
+    func resolve(_ target: MessageTarget, mode: TokenMode) -> Resolution {
+        switch target {
+        case .token(let token), .fid(let token):
+            if devices[token] != nil { return .devices([token]) }
+            if let at = uninstalledTokens[token] { return .unregistered(since: at) }
+            guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .invalid }
+            return .newDevice(token: token, apnsToken: nil)
+        case .apnsToken(let given):
+            let apnsToken = APNsDeviceToken.normalized(given)
+            if let token = tokenByAPNsToken[apnsToken] { return .devices([token]) }
+            if let at = uninstalledAPNsTokens[apnsToken] { return .unregistered(since: at) }
+            guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .invalid }
+            return .newDevice(token: nil, apnsToken: apnsToken)
+        case .topic(let topic):
+            return .devices(devicesInOrder.filter { $0.topics.contains(topic) }.map(\.token))
+        }
+    }
+
+    /// Checks a registration against the devices present; `token` is the one to use.
+    func check(_ registration: DeviceRegistration, token: String) -> DeviceRegistrationError? {
+        guard RegistrationToken.isWellFormed(token) else { return .malformedToken }
+        guard devices[token] == nil else { return .tokenInUse }
+        if let apnsToken = registration.apnsToken {
+            guard APNsDeviceToken.isWellFormed(apnsToken) else { return .malformedAPNsToken }
+            guard tokenByAPNsToken[APNsDeviceToken.normalized(apnsToken)] == nil else { return .apnsTokenInUse }
+        }
+        return nil
+    }
+
+    /// A device that is not stored yet; `insert` stores it.
+    func makeDevice(
+        token: String, apnsToken: String?, platform: Platform, bundleID: String, appState: AppState, now: Timestamp
+    ) -> Device {
+        Device(
+            platform: platform, bundleID: bundleID, token: token, apnsToken: apnsToken.map(APNsDeviceToken.normalized),
+            appState: appState, registeredAt: now, sequence: nextDeviceSequence)
+    }
+
+    /// Stores a new device; a token or APNs token of an uninstalled device becomes valid again.
+    mutating func insert(_ device: Device) {
+        devices[device.token] = device
+        uninstalledTokens[device.token] = nil
+        if let apnsToken = device.apnsToken {
+            tokenByAPNsToken[apnsToken] = device.token
+            uninstalledAPNsTokens[apnsToken] = nil
+        }
+        nextDeviceSequence = max(nextDeviceSequence, device.sequence) + 1
+    }
+
+    /// Deletes a device (the app was uninstalled): its stored deliveries are dropped and later
+    /// sends to it are UNREGISTERED. Returns its open streams, to be closed outside the lock.
+    mutating func uninstall(token: String, now: Timestamp) -> [StreamSubscriber]? {
+        guard let device = devices.removeValue(forKey: token) else { return nil }
+        for number in device.pendingDeliveryNumbers {
+            deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
+        }
+        uninstalledTokens[token] = now
+        if let apnsToken = device.apnsToken {
+            tokenByAPNsToken[apnsToken] = nil
+            uninstalledAPNsTokens[apnsToken] = now
+        }
+        return streams.removeValue(forKey: token) ?? []
+    }
+
+    /// Why a device cannot be found by token.
+    func lookupError(token: String) -> DeviceLookupError {
+        uninstalledTokens[token].map { .uninstalled(at: $0) } ?? .notFound
+    }
+}

@@ -1,0 +1,315 @@
+import Synchronization
+
+/// The emulator's domain behind one lock: devices, queues, the message log and the clock.
+/// Every HTTP route calls into this; listeners of open streams are called after the lock is
+/// released, so they may call back in.
+public final class PushEmulatorCore: Sendable {
+    private let state: Mutex<CoreState>
+
+    /// Makes an empty emulator.
+    /// - Parameters:
+    ///   - wallTime: milliseconds since the epoch (the CLI passes the system time; tests a fixed one).
+    ///   - random: the source of generated tokens and `apns-id`s.
+    public init(
+        configuration: PushCoreConfiguration = PushCoreConfiguration(),
+        wallTime: @escaping @Sendable () -> Int64,
+        random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        state = Mutex(CoreState(configuration: configuration, clock: EmulatorClock(wallTime: wallTime), random: random))
+    }
+
+    /// The settings the emulator runs with.
+    public var configuration: PushCoreConfiguration { state.withLock { $0.configuration } }
+
+    // MARK: Clock
+
+    /// The emulator's current time.
+    public var now: Timestamp { state.withLock { $0.clock.now } }
+
+    /// The clock as `GET /emulator/v1/clock` shows it.
+    public var clock: EmulatorClock { state.withLock { $0.clock } }
+
+    /// Moves the clock by `seconds`; returns the new time.
+    @discardableResult
+    public func advanceClock(seconds: Int64) -> Timestamp {
+        state.withLock { state in
+            state.clock.advance(seconds: seconds)
+            return state.clock.now
+        }
+    }
+
+    /// Returns the clock to wall time.
+    public func resetClock() {
+        state.withLock { $0.clock.reset() }
+    }
+
+    /// The numeric sender id of `project` (`--sender-id`, or derived from the project id).
+    public func senderID(forProject project: String) -> String {
+        state.withLock { $0.senderID(forProject: project) }
+    }
+
+    // MARK: Devices
+
+    /// Registers a device (`POST .../devices`); a token is generated when none is given.
+    public func registerDevice(project: String, _ registration: DeviceRegistration) -> Result<Device, DeviceRegistrationError> {
+        state.withLock { state in
+            let now = state.clock.now
+            var projectState = state.projects[project] ?? ProjectState(projectID: project)
+            let token = registration.token ?? state.unusedToken(in: projectState)
+            if let error = projectState.check(registration, token: token) { return .failure(error) }
+            let device = projectState.makeDevice(
+                token: token, apnsToken: registration.apnsToken, platform: registration.platform,
+                bundleID: registration.bundleID ?? state.configuration.defaultBundleID,
+                appState: registration.appState, now: now)
+            projectState.insert(device)
+            state.projects[project] = projectState
+            return .success(device)
+        }
+    }
+
+    /// A page of the project's devices, in registration order.
+    public func devices(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<Device> {
+        let devices = state.withLock { state -> [Device] in
+            let now = state.clock.now
+            state.projects[project]?.expireDue(at: now)
+            return state.projects[project]?.devicesInOrder ?? []
+        }
+        return try page.page(of: devices, position: \.sequence)
+    }
+
+    /// One device, by FCM token.
+    public func device(project: String, token: String) -> Result<Device, DeviceLookupError> {
+        state.withLock { state in
+            let now = state.clock.now
+            state.projects[project]?.expireDue(at: now)
+            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+            guard let device = projectState.devices[token] else {
+                return .failure(projectState.lookupError(token: token))
+            }
+            return .success(device)
+        }
+    }
+
+    /// The project that has a device with this APNs token, if any (the APNs API has no project
+    /// in its path).
+    public func projectID(forAPNsToken apnsToken: String) -> String? {
+        let normalized = APNsDeviceToken.normalized(apnsToken)
+        return state.withLock { state in
+            state.projects.keys.sorted().first { state.projects[$0]?.tokenByAPNsToken[normalized] != nil }
+        }
+    }
+
+    /// Changes a device's app state and/or bundle id (`PATCH .../devices/{token}`).
+    public func updateDevice(
+        project: String, token: String, appState: AppState? = nil, bundleID: String? = nil
+    ) -> Result<Device, DeviceLookupError> {
+        state.withLock { state in
+            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+            guard var device = projectState.devices[token] else {
+                return .failure(projectState.lookupError(token: token))
+            }
+            if let appState { device.appState = appState }
+            if let bundleID { device.bundleID = bundleID }
+            state.projects[project]?.devices[token] = device
+            return .success(device)
+        }
+    }
+
+    /// Deletes a device as if its app were uninstalled: later sends to it are UNREGISTERED
+    /// (in both token modes), its stored deliveries are dropped and its streams end.
+    public func uninstallDevice(project: String, token: String) -> Result<Void, DeviceLookupError> {
+        let closed = state.withLock { state -> Result<[StreamSubscriber], DeviceLookupError> in
+            let now = state.clock.now
+            guard let subscribers = state.projects[project]?.uninstall(token: token, now: now) else {
+                return .failure(state.projects[project]?.lookupError(token: token) ?? .notFound)
+            }
+            return .success(subscribers)
+        }
+        return closed.map { subscribers in
+            for subscriber in subscribers { subscriber.close() }
+        }
+    }
+
+    // MARK: Sending
+
+    /// Whether a send to `target` would be accepted, changing nothing (for `validate_only`).
+    public func checkTarget(project: String, target: MessageTarget) -> TargetStatus {
+        state.withLock { state in
+            let projectState = state.projects[project] ?? ProjectState(projectID: project)
+            switch projectState.resolve(target, mode: state.configuration.tokenMode) {
+            case .devices, .newDevice: return .deliverable
+            case .unregistered(let since): return .unregistered(since: since)
+            case .invalid: return .invalidRegistration
+            }
+        }
+    }
+
+    /// Accepts a message: resolves the target to devices (in lenient mode registering an unknown
+    /// well-formed token), builds each device's notification with `makeNotification`, applies
+    /// the queue rules, logs it, and hands it to open streams.
+    ///
+    /// `makeNotification` runs under the lock: it must be pure (for FCM: convert, measure, check
+    /// the size) and must not call back into the emulator. If it fails for any device, nothing is
+    /// stored, registered or logged.
+    /// - Parameters:
+    ///   - request: the request as the sender wrote it, for the message log.
+    ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
+    public func send<Failure: Error & Sendable>(
+        project: String,
+        target: MessageTarget,
+        origin: DeliveryOrigin,
+        request: JSONValue,
+        implicitBundleID: String? = nil,
+        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+    ) -> SendOutcome<Failure> {
+        let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in
+            let now = state.clock.now
+            var projectState = state.projects[project] ?? ProjectState(projectID: project)
+            var targets = [Device]()
+            var newDevice: Device?
+            switch projectState.resolve(target, mode: state.configuration.tokenMode) {
+            case .unregistered(let since):
+                return (.unregistered(since: since), [])
+            case .invalid:
+                return (.invalidRegistration, [])
+            case .devices(let tokens):
+                targets = tokens.compactMap { projectState.devices[$0] }
+            case .newDevice(let token, let apnsToken):
+                let device = projectState.makeDevice(
+                    token: token ?? state.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
+                    bundleID: implicitBundleID ?? state.configuration.defaultBundleID, appState: .background, now: now)
+                newDevice = device
+                targets = [device]
+            }
+            let messageID = state.messageIDs.make()
+            let name = "projects/\(project)/messages/\(messageID)"
+            let senderID = state.senderID(forProject: project)
+            var notifications = [APNsNotification]()
+            for device in targets {
+                let context = DeliveryContext(
+                    messageID: messageID, messageName: name, device: device, senderID: senderID,
+                    apnsID: RandomUUID.make(using: &state.random), now: now)
+                switch makeNotification(context) {
+                case .success(let notification): notifications.append(notification)
+                case .failure(let failure): return (.rejected(failure), [])
+                }
+            }
+            if let newDevice { projectState.insert(newDevice) }
+            var deliveries = [Delivery]()
+            var notified = [StreamSubscriber]()
+            for (device, notification) in zip(targets, notifications) {
+                let (delivery, subscribers) = projectState.enqueue(
+                    state.makeDelivery(
+                        notification, messageName: name, device: device, origin: origin, now: now),
+                    now: now, configuration: state.configuration)
+                deliveries.append(delivery)
+                notified += subscribers
+            }
+            projectState.log.append(
+                messageID: messageID, name: name, origin: origin, sentAt: now, target: target, request: request,
+                deliveryNumbers: deliveries.map(\.number))
+            state.projects[project] = projectState
+            return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
+        }
+        for subscriber in notified { subscriber.drain() }
+        return outcome
+    }
+
+    // MARK: Connections
+
+    /// A short connection (`:connect`): applies the connect rules and returns what the device
+    /// receives; the device is offline again afterwards.
+    public func connect(project: String, token: String) -> Result<[DeviceEvent], DeviceLookupError> {
+        state.withLock { state in
+            let now = state.clock.now
+            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+            guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
+            return .success(
+                state.projects[project]!.connect(token: token, now: now, configuration: state.configuration))
+        }
+    }
+
+    /// Opens a long connection (`:stream`). The connect rules run first; their events, then every
+    /// new delivery, go to `listener` in order — the first ones before this returns. The listener
+    /// runs on the sending thread, never under the emulator's lock.
+    public func attachStream(
+        project: String, token: String, listener: @escaping @Sendable (DeviceEvent) -> Void
+    ) -> Result<DeviceStream, DeviceLookupError> {
+        let attached = state.withLock { state -> Result<StreamSubscriber, DeviceLookupError> in
+            let now = state.clock.now
+            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+            guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
+            let subscriber = StreamSubscriber(id: state.nextSubscriberID, listener: listener)
+            state.nextSubscriberID += 1
+            let events = state.projects[project]!.connect(token: token, now: now, configuration: state.configuration)
+            subscriber.post(events)
+            state.projects[project]!.streams[token, default: []].append(subscriber)
+            state.projects[project]!.devices[token]!.isConnected = true
+            return .success(subscriber)
+        }
+        return attached.map { subscriber in
+            subscriber.drain()
+            return DeviceStream(core: self, project: project, token: token, subscriber: subscriber)
+        }
+    }
+
+    /// Called by `DeviceStream.close()`.
+    func detach(project: String, token: String, subscriberID: Int) {
+        state.withLock { state in
+            let now = state.clock.now
+            guard var subscribers = state.projects[project]?.streams[token],
+                subscribers.contains(where: { $0.id == subscriberID })
+            else { return }
+            subscribers.removeAll { $0.id == subscriberID }
+            state.projects[project]!.streams[token] = subscribers.isEmpty ? nil : subscribers
+            if subscribers.isEmpty, state.projects[project]!.devices[token] != nil {
+                state.projects[project]!.devices[token]!.isConnected = false
+                state.projects[project]!.devices[token]!.lastConnectedAt = now
+            }
+        }
+    }
+
+    // MARK: Message log and reset
+
+    /// A page of the project's message log, newest first.
+    public func messages(
+        project: String, filter: MessageLogFilter = MessageLogFilter(), page: PageRequest = PageRequest()
+    ) throws(PagingError) -> Page<LoggedMessage> {
+        let messages = state.withLock { state -> [LoggedMessage] in
+            let now = state.clock.now
+            state.projects[project]?.expireDue(at: now)
+            guard let projectState = state.projects[project] else { return [] }
+            return projectState.log.messages(matching: filter, deliveries: projectState.deliveries)
+        }
+        return try page.page(of: messages, descending: true, position: \.sequence)
+    }
+
+    /// Empties the project's message log (stored deliveries stay queued).
+    public func clearMessages(project: String) {
+        state.withLock { state in
+            guard var projectState = state.projects[project] else { return }
+            projectState.log.clear()
+            let stillPending = Set(projectState.devices.values.flatMap(\.pendingDeliveryNumbers))
+            projectState.deliveries = projectState.deliveries.filter { stillPending.contains($0.key) }
+            state.projects[project] = projectState
+        }
+    }
+
+    /// Forgets a project: devices, uninstalled tokens, queues, log; its streams end.
+    public func resetProject(_ project: String) {
+        let removed = state.withLock { $0.projects.removeValue(forKey: project) }
+        for subscriber in removed?.streams.values.flatMap({ $0 }) ?? [] { subscriber.close() }
+    }
+
+    /// Forgets every project and returns the clock to wall time.
+    public func resetAll() {
+        let removed = state.withLock { state in
+            defer {
+                state.projects.removeAll()
+                state.clock.reset()
+            }
+            return Array(state.projects.values)
+        }
+        for subscriber in removed.flatMap({ $0.streams.values.joined() }) { subscriber.close() }
+    }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// One open stream's mailbox. Events are posted in order while the core's lock is held and
+/// handed to the listener after it is released, so a listener may call back into the core.
+/// Only one thread hands events over at a time, which keeps them in posting order.
+final class StreamSubscriber: Sendable {
+    private struct Mailbox {
+        var events: [DeviceEvent] = []
+        var draining = false
+        var closed = false
+    }
+
+    let id: Int
+    private let listener: @Sendable (DeviceEvent) -> Void
+    private let mailbox = Mutex(Mailbox())
+
+    init(id: Int, listener: @escaping @Sendable (DeviceEvent) -> Void) {
+        self.id = id
+        self.listener = listener
+    }
+
+    /// Queues events; call `drain()` once no other lock is held.
+    func post(_ events: [DeviceEvent]) {
+        mailbox.withLock { mailbox in
+            if !mailbox.closed { mailbox.events += events }
+        }
+    }
+
+    /// Hands queued events to the listener, unless another thread is doing so already
+    /// (that thread then picks these up too).
+    func drain() {
+        var owner = false
+        while true {
+            let batch: [DeviceEvent] = mailbox.withLock { mailbox in
+                if !owner {
+                    guard !mailbox.draining else { return [] }
+                    mailbox.draining = true
+                    owner = true
+                }
+                let batch = mailbox.closed ? [] : mailbox.events
+                mailbox.events.removeAll()
+                if batch.isEmpty { mailbox.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            for event in batch { listener(event) }
+        }
+    }
+
+    /// Stops all further hand-overs; queued events are discarded.
+    func close() {
+        mailbox.withLock { mailbox in
+            mailbox.closed = true
+            mailbox.events.removeAll()
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import PushCore
+import XCTest
+
+/// The message log of §8 and the event JSON of §5.
+final class MessageLogTests: XCTestCase {
+    func testLogIsNewestFirstWithRequestTargetAndDeliveryHistory() throws {
+        let core = makeCore()
+        register(core)
+        let first = sendFCM(core, data: [("n", "1")]).sent!
+        core.advanceClock(seconds: 10)
+        let second = sendFCM(core, data: [("n", "2")]).sent!
+        core.advanceClock(seconds: 10)
+        _ = core.connect(project: "demo", token: "device-1")
+        let log = try core.messages(project: "demo").items
+        XCTAssertEqual(log.map(\.name), [second.name, first.name])
+        XCTAssertEqual(log[1].target, .token("device-1"))
+        XCTAssertEqual(log[1].request, obj(("message", obj())))
+        XCTAssertEqual(log[1].origin, .fcm)
+        XCTAssertEqual(
+            log[1].deliveries[0].history,
+            [
+                DeliveryTransition(state: .pending, at: Timestamp(secondsSinceEpoch: fixedNowSeconds)),
+                DeliveryTransition(state: .delivered, at: Timestamp(secondsSinceEpoch: fixedNowSeconds + 20)),
+            ])
+    }
+
+    func testFiltersByTokenAndState() throws {
+        let core = makeCore()
+        register(core, token: "a")
+        register(core, token: "b")
+        sendFCM(core, to: .token("a"))
+        sendFCM(core, to: .token("b"))
+        sendFCM(core, to: .token("b"), headers: [HeaderField("apns-expiration", "0")])
+        let forB = try core.messages(project: "demo", filter: MessageLogFilter(token: "b")).items
+        XCTAssertEqual(forB.count, 2)
+        let dropped = try core.messages(project: "demo", filter: MessageLogFilter(state: .dropped)).items
+        XCTAssertEqual(dropped.flatMap(\.deliveries).map(\.token), ["b"])
+        let pendingForB = try core.messages(project: "demo", filter: MessageLogFilter(token: "b", state: .pending))
+        XCTAssertEqual(pendingForB.items.count, 1)
+        XCTAssertEqual(try core.messages(project: "other").items, [])
+    }
+
+    func testPagesStayCorrectWhenMessagesArriveBetweenCalls() throws {
+        let core = makeCore()
+        register(core)
+        let names = (0..<5).map { _ in sendFCM(core).sent!.name }
+        let first = try core.messages(project: "demo", page: PageRequest(size: 2))
+        XCTAssertEqual(first.items.map(\.name), [names[4], names[3]])
+        sendFCM(core)
+        let second = try core.messages(project: "demo", page: PageRequest(size: 2, token: first.nextPageToken))
+        XCTAssertEqual(second.items.map(\.name), [names[2], names[1]])
+        let last = try core.messages(project: "demo", page: PageRequest(size: 2, token: second.nextPageToken))
+        XCTAssertEqual(last.items.map(\.name), [names[0]])
+        XCTAssertNil(last.nextPageToken)
+    }
+
+    func testClearEmptiesTheLogButKeepsQueuedMessages() throws {
+        let core = makeCore()
+        register(core)
+        sendFCM(core)
+        core.clearMessages(project: "demo")
+        XCTAssertEqual(try core.messages(project: "demo").items, [])
+        XCTAssertEqual(try core.connect(project: "demo", token: "device-1").get().count, 1)
+    }
+
+    func testMessageNamesCarryIncreasingNineteenDigitIDs() {
+        let core = makeCore()
+        register(core)
+        let ids = (0..<3).map { _ in sendFCM(core).sent!.messageID }
+        XCTAssertEqual(ids.map(\.count), [19, 19, 19])
+        XCTAssertEqual(ids.map { UInt64($0)! }, ids.map { UInt64($0)! }.sorted())
+        XCTAssertEqual(Set(ids).count, 3)
+        XCTAssertEqual(sendFCM(core).sent?.name.hasPrefix("projects/demo/messages/"), true)
+    }
+
+    func testNotificationEventJSONHasTheFieldsOfTheSpecInOrder() throws {
+        let core = makeCore()
+        register(core)
+        let sent = sendFCM(core, notification: .init(title: "Portugal vs. Denmark", body: "great match!"), data: []).sent!
+        let event = try core.connect(project: "demo", token: "device-1").get()[0]
+        guard case .object(let json) = event.json else { return XCTFail("an event is an object") }
+        XCTAssertEqual(
+            json.keys, ["type", "id", "messageName", "origin", "sentAt", "deliveredAt", "headers", "payload", "presentation"])
+        XCTAssertEqual(json["type"], str("notification"))
+        XCTAssertEqual(json["id"], str("d-1"))
+        XCTAssertEqual(json["messageName"], str(sent.name))
+        XCTAssertEqual(json["origin"], str("fcm"))
+        XCTAssertEqual(json["sentAt"], str("2026-11-22T10:00:00Z"))
+        XCTAssertEqual(json["deliveredAt"], str("2026-11-22T10:00:00Z"))
+        guard case .object(let headers)? = json["headers"] else { return XCTFail("headers are an object") }
+        XCTAssertEqual(headers.keys, ["apns-push-type", "apns-priority", "apns-topic", "apns-expiration", "apns-id"])
+        XCTAssertEqual(headers["apns-expiration"], str("1797933600"))
+        guard case .object(let payload)? = json["payload"] else { return XCTFail("payload is an object") }
+        XCTAssertEqual(payload.keys, ["aps", "gcm.message_id", "google.c.a.e", "google.c.sender.id"])
+        XCTAssertEqual(payload["google.c.sender.id"], str(SenderID.derived(fromProjectID: "demo")))
+    }
+
+    func testMessagesDeletedEventJSON() {
+        XCTAssertEqual(
+            DeviceEvent.messagesDeleted(reason: .tooManyPending, count: 117).json,
+            obj(("type", str("messagesDeleted")), ("reason", str("tooManyPending")), ("count", num(117))))
+    }
+
+    func testConfiguredSenderIDIsUsed() {
+        let core = makeCore(PushCoreConfiguration(senderID: "358118532563"))
+        register(core)
+        let payload = sendFCM(core).sent!.deliveries[0].notification.payload
+        XCTAssertEqual(payload["google.c.sender.id"], str("358118532563"))
+    }
+
+    func testResetForgetsProjectsAndTheClockOffset() throws {
+        let core = makeCore()
+        register(core)
+        register(core, project: "other")
+        core.advanceClock(seconds: 100)
+        core.resetProject("demo")
+        XCTAssertEqual(try core.devices(project: "demo").items, [])
+        XCTAssertEqual(try core.devices(project: "other").items.count, 1)
+        core.resetAll()
+        XCTAssertEqual(try core.devices(project: "other").items, [])
+        XCTAssertEqual(core.clock.offsetSeconds, 0)
+    }
+}
