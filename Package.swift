@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "PushAPI", dependencies: ["HTTPServer", "PushCore"]),
         .executableTarget(
             name: "push-emulator",
-            dependencies: ["PushAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["PushAPI", "PushCore", "HTTPServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

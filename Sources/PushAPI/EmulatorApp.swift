@@ -8,6 +8,12 @@ public struct EmulatorApp: Sendable {
         /// The local CA's certificate (PEM), served at `/emulator/v1/ca.pem`; nil when TLS uses a
         /// user-supplied certificate.
         public var caPEM: String?
+        /// How FCM requests are authenticated.
+        public var auth: AuthMode = .any
+        /// The domain's rules (token mode, offline limit, pending limit, sender id).
+        public var core = PushCoreConfiguration()
+        /// Seconds between heartbeat comments on device streams.
+        public var heartbeatSeconds = 15
 
         /// Makes settings.
         public init(caPEM: String? = nil) {
@@ -17,25 +23,44 @@ public struct EmulatorApp: Sendable {
 
     /// The routes.
     public let router: Router
+    /// The domain state behind them.
+    public let core: PushEmulatorCore
 
-    /// Builds every route.
-    public init(settings: Settings) {
+    /// Builds every route over a new emulator state.
+    public init(settings: Settings, wallTime: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
+        let core = PushEmulatorCore(configuration: settings.core, wallTime: wallTime)
+        let streams = DeviceStreams()
         var router = Router()
+        router.notFound = { request in
+            GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")
+        }
+        router.methodNotAllowed = { request, allowed in
+            var response = GoogleErrorResponse.protocolError(
+                status: 405, message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or ")).")
+            response.headers.set("allow", allowed.joined(separator: ", "))
+            return response
+        }
         router.add("GET", "/healthz") { _ in .json(200, #"{"status":"ok"}"#) }
         let caPEM = settings.caPEM
         router.add("GET", "/emulator/v1/ca.pem") { _ in
-            guard let caPEM else { return .text(404, "No local CA: the emulator was started with --tls-cert/--tls-key.\n") }
+            guard let caPEM else {
+                return GoogleErrorResponse.protocolError(status: 404, message: "No local CA: the emulator was started with --tls-cert/--tls-key.")
+            }
             return .text(200, caPEM, contentType: "application/x-pem-file")
         }
         router.add("GET", "/emulator/v1/debug/tick") { request in
-            // A stream of numbered events, for exercising streaming responses by hand and in tests.
+            // Numbered events on a timer, for trying streaming responses by hand.
             let count = Int(request.queryItem("count") ?? "") ?? 10
             let intervalMs = Int(request.queryItem("intervalMs") ?? "") ?? 100
             return HTTPResponse(status: 200, headers: ["content-type": "text/event-stream", "cache-control": "no-cache"], body: .stream { stream in
                 Ticker.run(stream: stream, count: count, intervalMs: intervalMs)
             })
         }
+        FCMRoutes(core: core, auth: settings.auth).register(in: &router)
+        DeviceRoutes(core: core, streams: streams, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
+        EmulatorRoutes(core: core, streams: streams).register(in: &router)
         self.router = router
+        self.core = core
     }
 
     /// Answers a request.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HTTPServer
 import PushAPI
+import PushCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,11 +55,30 @@ struct ServeCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Log one line per request to standard error.")
     var accessLog = true
 
+    @Option(help: "FCM authentication: off (nothing checked), any (a Bearer token is required), strict (only tokens from the emulator's /token).")
+    var auth: String = "any"
+
+    @Option(help: "Token mode: lenient (a send to an unknown well-formed token registers the device) or strict (only registered devices exist).")
+    var tokens: String = "lenient"
+
+    @Option(help: "Numeric sender id put in payloads as google.c.sender.id (default: derived from the project id).")
+    var senderId: String?
+
+    @Option(help: "How long a device may stay offline before FCM deletes its messages: seconds, or a number with s, m, h or d.")
+    var offlineLimit: String = "30d"
+
+    @Option(help: "More pending messages than this when a device connects are deleted (FCM's rule).")
+    var maxPending = 100
+
+    @Option(help: "Seconds between heartbeat comments on device streams.")
+    var heartbeatSeconds = 15
+
     static let environmentOptions: [EnvironmentOptions.Option] = [
         .init(name: "host"), .init(name: "port"), .init(name: "threads"), .init(name: "tls-cert"), .init(name: "tls-key"),
         .init(name: "tls-hostname"), .init(name: "data-dir"), .init(name: "max-body-bytes"), .init(name: "max-header-bytes"),
         .init(name: "max-concurrent-streams"), .init(name: "idle-timeout"), .init(name: "header-timeout"),
-        .init(name: "log-format"), .init(name: "access-log", isFlag: true),
+        .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "tokens"),
+        .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"),
     ]
 
     func validate() throws {
@@ -68,6 +88,15 @@ struct ServeCommand: ParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
+        guard AuthMode(rawValue: auth) != nil else { throw ValidationError("--auth must be off, any or strict") }
+        guard TokenMode(rawValue: tokens) != nil else { throw ValidationError("--tokens must be lenient or strict") }
+        guard Self.seconds(offlineLimit) != nil else {
+            throw ValidationError("--offline-limit takes seconds or a number with s, m, h or d, e.g. 30d")
+        }
+        if let senderId, senderId.isEmpty || !senderId.allSatisfy(\.isNumber) {
+            throw ValidationError("--sender-id must be a number, like the project number Firebase shows")
+        }
+        guard maxPending >= 0, heartbeatSeconds > 0 else { throw ValidationError("--max-pending and --heartbeat-seconds must be positive") }
     }
 
     func run() throws {
@@ -101,7 +130,13 @@ struct ServeCommand: ParsableCommand {
             caPEM = authority.caPEM
             caPath = directory + "/ca.pem"
         }
-        let app = EmulatorApp(settings: .init(caPEM: caPEM))
+        var settings = EmulatorApp.Settings(caPEM: caPEM)
+        settings.auth = AuthMode(rawValue: auth) ?? .any
+        settings.core = PushCoreConfiguration(
+            tokenMode: TokenMode(rawValue: tokens) ?? .lenient, offlineLimitSeconds: Self.seconds(offlineLimit) ?? 2_592_000,
+            maxPending: maxPending, senderID: senderId)
+        settings.heartbeatSeconds = heartbeatSeconds
+        let app = EmulatorApp(settings: settings)
         configuration.errorResponse = app.errorResponse
         let server = try HTTPServer(configuration: configuration) { request in app.handle(request) }
         printBanner(port: server.port, caPath: caPath)
@@ -111,6 +146,15 @@ struct ServeCommand: ParsableCommand {
         print("push-emulator: \(received == SIGINT ? "SIGINT" : "SIGTERM") received, shutting down")
         server.shutdown()
         print("push-emulator: stopped")
+    }
+
+    /// `90`, `90s`, `15m`, `12h`, `30d` → seconds.
+    static func seconds(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last, let multiplier = units[unit], let value = Int64(text.dropLast()), value >= 0 {
+            return value * multiplier
+        }
+        return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// Names the generated certificate covers: local ones and, for interception mode, the real services'.

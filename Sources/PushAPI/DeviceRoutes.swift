@@ -1,0 +1,168 @@
+import HTTPServer
+import PushCore
+
+/// The simulated devices: `/emulator/v1/projects/{project}/devices...`.
+struct DeviceRoutes {
+    let core: PushEmulatorCore
+    let streams: DeviceStreams
+    /// Seconds between SSE heartbeat comments.
+    let heartbeatSeconds: Int
+
+    func register(in router: inout Router) {
+        let base = "/emulator/v1/projects/{project}/devices"
+        router.add("POST", base) { request in create(request) }
+        router.add("GET", base) { request in list(request) }
+        router.add("GET", base + "/{token}") { request in get(request) }
+        router.add("PATCH", base + "/{token}") { request in patch(request) }
+        router.add("DELETE", base + "/{token}") { request in uninstall(request) }
+        router.add("POST", base + "/{token}:connect") { request in connect(request) }
+        router.add("GET", base + "/{token}:stream") { request in stream(request) }
+    }
+
+    private func create(_ request: HTTPRequest) -> HTTPResponse {
+        let registration: DeviceRegistration
+        do {
+            let body = try JSONRequestBody(request, allowedKeys: ["platform", "bundleId", "apnsToken", "token", "appState"])
+            var platform = Platform.ios
+            if let text = try body.string("platform") {
+                guard let value = Platform(rawValue: text) else {
+                    return ControlPlane.error(.invalidArgument("platform must be one of ios, android, web; got \"\(text)\"."))
+                }
+                platform = value
+            }
+            let appState = try Self.appState(body) ?? .background
+            registration = DeviceRegistration(
+                platform: platform, bundleID: try body.string("bundleId"), apnsToken: try body.string("apnsToken"),
+                token: try body.string("token"), appState: appState)
+        } catch {
+            return ControlPlane.error(error)
+        }
+        switch core.registerDevice(project: project(request), registration) {
+        case .success(let device): return ControlPlane.ok(device.json, status: 201)
+        case .failure(let error):
+            switch error {
+            case .tokenInUse, .apnsTokenInUse: return ControlPlane.error(.alreadyExists(error.message))
+            default: return ControlPlane.error(.invalidArgument(error.message))
+            }
+        }
+    }
+
+    private func list(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let page = try core.devices(project: project(request), page: try ControlPlane.page(request))
+            return ControlPlane.list("devices", page) { $0.json }
+        } catch let error as GoogleError {
+            return ControlPlane.error(error)
+        } catch let error as PagingError {
+            return ControlPlane.pagingError(error)
+        } catch {
+            return ControlPlane.error(.invalidArgument("\(error)"))
+        }
+    }
+
+    private func get(_ request: HTTPRequest) -> HTTPResponse {
+        let token = self.token(request)
+        switch core.device(project: project(request), token: token) {
+        case .success(let device): return ControlPlane.ok(device.json)
+        case .failure(let error): return ControlPlane.lookupError(error, token: token)
+        }
+    }
+
+    private func patch(_ request: HTTPRequest) -> HTTPResponse {
+        let token = self.token(request)
+        let appState: AppState?
+        let bundleID: String?
+        do {
+            let body = try JSONRequestBody(request, allowedKeys: ["appState", "bundleId"])
+            appState = try Self.appState(body)
+            bundleID = try body.string("bundleId")
+        } catch {
+            return ControlPlane.error(error)
+        }
+        switch core.updateDevice(project: project(request), token: token, appState: appState, bundleID: bundleID) {
+        case .success(let device): return ControlPlane.ok(device.json)
+        case .failure(let error): return ControlPlane.lookupError(error, token: token)
+        }
+    }
+
+    private func uninstall(_ request: HTTPRequest) -> HTTPResponse {
+        let token = self.token(request)
+        let project = self.project(request)
+        switch core.uninstallDevice(project: project, token: token) {
+        case .success:
+            streams.finish(project: project, token: token)
+            return ControlPlane.ok(.object(JSONObject()))
+        case .failure(let error):
+            return ControlPlane.lookupError(error, token: token)
+        }
+    }
+
+    private func connect(_ request: HTTPRequest) -> HTTPResponse {
+        let token = self.token(request)
+        switch core.connect(project: project(request), token: token) {
+        case .success(let events): return ControlPlane.ok(["events": .array(events.map(\.json))])
+        case .failure(let error): return ControlPlane.lookupError(error, token: token)
+        }
+    }
+
+    /// Server-Sent Events: the connect rules first, then each delivery as it is sent, with a
+    /// heartbeat comment so that proxies and clients see the connection is alive.
+    private func stream(_ request: HTTPRequest) -> HTTPResponse {
+        let token = self.token(request)
+        let project = self.project(request)
+        if case .failure(let error) = core.device(project: project, token: token) {
+            return ControlPlane.lookupError(error, token: token)
+        }
+        let core = self.core
+        let streams = self.streams
+        let heartbeat = heartbeatSeconds
+        let headers: HTTPHeaders = ["content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no"]
+        return HTTPResponse(status: 200, headers: headers, body: .stream { stream in
+            stream.write(": connected to \(token)\n\n")
+            let attached = core.attachStream(project: project, token: token) { event in
+                stream.write(Self.serverSentEvent(event))
+            }
+            switch attached {
+            case .success(let deviceStream):
+                streams.add(stream, project: project, token: token)
+                stream.onClose { deviceStream.close() }
+                Self.scheduleHeartbeat(stream, seconds: heartbeat)
+            case .failure:
+                stream.write("event: error\ndata: {\"error\":\"the device is gone\"}\n\n")
+                stream.finish()
+            }
+        })
+    }
+
+    static func serverSentEvent(_ event: DeviceEvent) -> [UInt8] {
+        var bytes = Array("event: ".utf8)
+        switch event {
+        case .notification(let notification):
+            bytes += "notification\nid: \(notification.id)\n".utf8
+        case .messagesDeleted:
+            bytes += "messagesDeleted\n".utf8
+        }
+        bytes += "data: ".utf8
+        JSONSerializer.write(event.json, into: &bytes)
+        bytes += "\n\n".utf8
+        return bytes
+    }
+
+    private static func scheduleHeartbeat(_ stream: ResponseStream, seconds: Int) {
+        stream.loop.schedule(afterMilliseconds: seconds * 1000) {
+            guard stream.write(": heartbeat\n\n") else { return }
+            scheduleHeartbeat(stream, seconds: seconds)
+        }
+    }
+
+    private static func appState(_ body: JSONRequestBody) throws(GoogleError) -> AppState? {
+        guard let text = try body.string("appState") else { return nil }
+        guard let state = AppState(rawValue: text) else {
+            throw GoogleError.invalidArgument("appState must be one of foreground, background, notRunning; got \"\(text)\".")
+        }
+        return state
+    }
+
+    private func project(_ request: HTTPRequest) -> String { request.pathParameters["project"] ?? "" }
+    private func token(_ request: HTTPRequest) -> String { request.pathParameters["token"] ?? "" }
+}

@@ -1,0 +1,76 @@
+import HTTPServer
+import PushCore
+
+/// The rest of the control plane: the message log, the clock and resets (`/emulator/v1`).
+struct EmulatorRoutes {
+    let core: PushEmulatorCore
+    let streams: DeviceStreams
+
+    func register(in router: inout Router) {
+        router.add("GET", "/emulator/v1/projects/{project}/messages") { request in messages(request) }
+        router.add("DELETE", "/emulator/v1/projects/{project}/messages") { request in
+            core.clearMessages(project: request.pathParameters["project"] ?? "")
+            return ControlPlane.ok(.object(JSONObject()))
+        }
+        router.add("GET", "/emulator/v1/clock") { _ in clock() }
+        router.add("POST", "/emulator/v1/clock:advance") { request in advance(request) }
+        router.add("POST", "/emulator/v1/clock:reset") { _ in
+            core.resetClock()
+            return clock()
+        }
+        router.add("DELETE", "/emulator/v1/projects/{project}") { request in
+            let project = request.pathParameters["project"] ?? ""
+            core.resetProject(project)
+            streams.finish(project: project)
+            return ControlPlane.ok(.object(JSONObject()))
+        }
+        router.add("DELETE", "/emulator/v1/state") { _ in
+            core.resetAll()
+            streams.finish()
+            return ControlPlane.ok(.object(JSONObject()))
+        }
+    }
+
+    private func messages(_ request: HTTPRequest) -> HTTPResponse {
+        var state: DeliveryState?
+        if let text = request.queryItem("state") {
+            guard let value = DeliveryState(rawValue: text) else {
+                let names = DeliveryState.allCases.map(\.rawValue).joined(separator: ", ")
+                return ControlPlane.error(.invalidArgument("state must be one of \(names); got \"\(text)\"."))
+            }
+            state = value
+        }
+        let filter = MessageLogFilter(token: request.queryItem("token"), topic: request.queryItem("topic"), state: state)
+        do {
+            let page = try core.messages(project: request.pathParameters["project"] ?? "", filter: filter, page: try ControlPlane.page(request))
+            return ControlPlane.list("messages", page) { $0.json }
+        } catch let error as GoogleError {
+            return ControlPlane.error(error)
+        } catch let error as PagingError {
+            return ControlPlane.pagingError(error)
+        } catch {
+            return ControlPlane.error(.invalidArgument("\(error)"))
+        }
+    }
+
+    private func clock() -> HTTPResponse {
+        let clock = core.clock
+        return ControlPlane.ok(["now": .string(clock.now.rfc3339), "offsetSeconds": .number(String(clock.offsetSeconds))])
+    }
+
+    private func advance(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let body = try JSONRequestBody(request, allowedKeys: ["seconds"])
+            guard let seconds = try body.integer("seconds") else {
+                return ControlPlane.error(.invalidArgument("seconds is required: the number of seconds to move the clock forward."))
+            }
+            guard seconds >= 0 else {
+                return ControlPlane.error(.invalidArgument("seconds must not be negative: the clock only moves forward (use clock:reset)."))
+            }
+            core.advanceClock(seconds: seconds)
+        } catch {
+            return ControlPlane.error(error)
+        }
+        return clock()
+    }
+}

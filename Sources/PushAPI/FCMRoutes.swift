@@ -1,0 +1,63 @@
+import HTTPServer
+import PushCore
+
+/// `POST /v1/projects/{project}/messages:send` — FCM HTTP v1.
+struct FCMRoutes {
+    let core: PushEmulatorCore
+    let auth: AuthMode
+
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/projects/{project}/messages:send") { request in send(request) }
+    }
+
+    func send(_ request: HTTPRequest) -> HTTPResponse {
+        if let rejection = auth.reject(request) { return rejection }
+        let project = request.pathParameters["project"] ?? ""
+        let json: JSONValue
+        let sendRequest: FCMSendRequest
+        do {
+            json = request.body.isEmpty ? .object(JSONObject()) : try Self.parse(request.body)
+            sendRequest = try FCMSendRequest(json: json)
+        } catch {
+            return GoogleErrorResponse.make(error)
+        }
+        let message = sendRequest.message
+        let target: MessageTarget
+        switch message.target {
+        case .token(let token): target = .token(token)
+        case .fid(let fid): target = .fid(fid)
+        case .topic(let topic): target = .topic(topic)
+        case .condition:
+            return GoogleErrorResponse.make(.fcmInvalidArgument(
+                "Condition sends are not supported by this version of the emulator yet.", field: "message.condition"))
+        }
+        if sendRequest.validateOnly {
+            switch core.checkTarget(project: project, target: target) {
+            case .deliverable: return Self.name("projects/\(project)/messages/fake_message_id")
+            case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
+            case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
+            }
+        }
+        let outcome = core.send(project: project, target: target, origin: .fcm, request: json) { context in
+            FCMToApple.notification(for: message, context: context)
+        }
+        switch outcome {
+        case .accepted(let sent): return Self.name(sent.name)
+        case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
+        case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
+        case .rejected(let error): return GoogleErrorResponse.make(error)
+        }
+    }
+
+    private static func parse(_ body: [UInt8]) throws(GoogleError) -> JSONValue {
+        do {
+            return try JSONParser.parse(body)
+        } catch {
+            throw GoogleError.invalidJSONPayload(error)
+        }
+    }
+
+    private static func name(_ name: String) -> HTTPResponse {
+        .json(200, JSONSerializer.serialize(["name": .string(name)]))
+    }
+}

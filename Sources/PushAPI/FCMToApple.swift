@@ -1,0 +1,25 @@
+import PushCore
+
+/// Turns an FCM v1 message into the APNs notification one device receives, measured and checked
+/// against Apple's payload limit.
+enum FCMToApple {
+    static func notification(for message: FCMMessage, context: DeliveryContext) -> Result<APNsNotification, GoogleError> {
+        var fid: String?
+        if case .fid(let value) = message.target { fid = value }
+        let input = AppleConversionInput(
+            context: context,
+            notification: message.notification.map { .init(title: $0.title, body: $0.body, image: $0.image) },
+            data: message.data.map { (key: $0.key, value: $0.value) },
+            apnsHeaders: (message.apns?.headers ?? []).map { HeaderField($0.key, $0.value) },
+            apnsPayload: message.apns?.payload,
+            apnsImage: message.apns?.fcmOptions?.image,
+            fid: fid
+        )
+        let converted = AppleConversion.convert(input)
+        let size = JSONSerializer.serialize(.object(converted.payload)).count
+        guard ApplePayloadLimit.fits(byteCount: size, pushType: converted.pushType) else {
+            return .failure(.fcmMessageTooBig(byteCount: size, limit: ApplePayloadLimit.bytes(forPushType: converted.pushType)))
+        }
+        return .success(APNsNotification(headers: converted.headers, payload: converted.payload, payloadByteCount: size))
+    }
+}

@@ -1,0 +1,61 @@
+import HTTPServer
+import PushCore
+
+/// Reads the JSON object body of an emulator control-plane request, rejecting malformed JSON and
+/// unknown fields the way Google's APIs do.
+struct JSONRequestBody {
+    let object: JSONObject
+
+    /// Parses the body; an empty body is `{}`.
+    init(_ request: HTTPRequest, allowedKeys: Set<String>) throws(GoogleError) {
+        if request.body.isEmpty {
+            object = JSONObject()
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(request.body)
+        } catch {
+            throw GoogleError.invalidJSONPayload(error)
+        }
+        guard case .object(let object) = value else {
+            throw GoogleError.invalidArgument("Invalid JSON payload received. The request body must be a JSON object.")
+        }
+        for key in object.keys where !allowedKeys.contains(key) {
+            throw GoogleError.invalidArgument(
+                "Invalid JSON payload received. Unknown name \"\(key)\": Cannot find field.",
+                fieldViolations: [GoogleFieldViolation(field: key, description: "Unknown name \"\(key)\": Cannot find field.")])
+        }
+        self.object = object
+    }
+
+    /// A string field, or nil when absent or null.
+    func string(_ key: String) throws(GoogleError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw Self.typeError(key, "TYPE_STRING", other)
+        }
+    }
+
+    /// An integer field, or nil when absent or null.
+    func integer(_ key: String) throws(GoogleError) -> Int64? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let text)?:
+            if let value = Int64(text) { return value }
+            if let value = Double(text), value.rounded() == value, abs(value) < 9e18 { return Int64(value) }
+            throw Self.typeError(key, "TYPE_INT64", .number(text))
+        case .string(let text)?:
+            // proto3 JSON accepts 64-bit integers as strings.
+            guard let value = Int64(text) else { throw Self.typeError(key, "TYPE_INT64", .string(text)) }
+            return value
+        case let other?: throw Self.typeError(key, "TYPE_INT64", other)
+        }
+    }
+
+    private static func typeError(_ key: String, _ type: String, _ value: JSONValue) -> GoogleError {
+        let message = "Invalid value at '\(key)' (\(type)), \(value.jsonString)"
+        return .invalidArgument(message, fieldViolations: [GoogleFieldViolation(field: key, description: message)])
+    }
+}
