@@ -38,11 +38,11 @@ row() { printf '%-34s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
 
 rate -n 2000 -c 4 -m 8 "http://127.0.0.1:$port/healthz" >/dev/null   # warm-up
 emu=$(rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$port/healthz")
-ref=$(rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$ref_h2c/healthz")
-row "h2c GET /healthz vs static file" "$emu" "$ref"
+ref_h2c_rate=$(rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$ref_h2c/healthz")
+row "h2c GET /healthz vs static file" "$emu" "$ref_h2c_rate"
 emu=$(rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$port/healthz")
-ref=$(rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$ref_tls/healthz")
-row "h2/TLS GET /healthz vs static file" "$emu" "$ref"
+ref_tls_rate=$(rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$ref_tls/healthz")
+row "h2/TLS GET /healthz vs static file" "$emu" "$ref_tls_rate"
 
 for scenario in scripts/bench.d/*.sh; do
   [ -e "$scenario" ] || continue

@@ -1,6 +1,0 @@
-import XCTest
-@testable import PushAPI
-
-final class PushAPITests: XCTestCase {
-    func testModuleLoads() {}
-}

@@ -1,0 +1,33 @@
+# Sourced by scripts/bench.sh: FCM sends with a real message body to offline devices (so every
+# message queues), over h2c and TLS, against nghttpd's static file from the same run; then the
+# memory 100,000 queued messages take.
+fcm_body="$work/fcm-send.json"
+cat > "$fcm_body" <<'JSON'
+{"message":{"token":"bench0000000000000000:APA91bBenchDeviceTokenForTheEmulatorBenchmark0123456789","notification":{"title":"Portugal vs. Denmark","body":"great match!"},"data":{"score":"3x1","customKey":"customValue"},"apns":{"headers":{"apns-priority":"10"},"payload":{"aps":{"badge":1,"sound":"default"}}}}}
+JSON
+fcm_url="127.0.0.1:$port/v1/projects/bench/messages:send"
+fcm_headers=(-H "content-type: application/json" -H "authorization: Bearer bench")
+emu=$(rate -n "$REQUESTS" -c 16 -m 32 -d "$fcm_body" "${fcm_headers[@]}" "http://$fcm_url")
+row "h2c FCM send vs static file" "$emu" "$ref_h2c_rate"
+emu=$(rate -n "$REQUESTS" -c 16 -m 32 -d "$fcm_body" "${fcm_headers[@]}" "https://$fcm_url")
+row "h2/TLS FCM send vs static file" "$emu" "$ref_tls_rate"
+
+# Memory: a fresh project, 100,000 messages queued for 1,000 offline devices.
+curl -s -X DELETE "http://127.0.0.1:$port/emulator/v1/state" >/dev/null
+before=$(rss_kib "$emu_pid")
+python3 - "$fcm_body" "$work/bodies" <<'PY'
+import json, os, sys
+message = json.load(open(sys.argv[1]))
+os.makedirs(sys.argv[2], exist_ok=True)
+for device in range(1000):
+    message["message"]["token"] = f"mem{device:019d}:APA91bMemoryBenchDevice"
+    with open(f"{sys.argv[2]}/{device}.json", "w") as f:
+        json.dump(message, f)
+PY
+for device in $(seq 0 999); do
+  h2load -n 100 -c 1 -m 100 -d "$work/bodies/$device.json" "${fcm_headers[@]}" "http://$fcm_url" >/dev/null 2>&1
+done
+after=$(rss_kib "$emu_pid")
+queued=$(curl -s "http://127.0.0.1:$port/emulator/v1/projects/bench/devices?pageSize=1000" | python3 -c 'import json,sys; print(sum(d["pendingCount"] for d in json.load(sys.stdin)["devices"]))')
+printf '%-34s %14s %14s %8s\n' "MiB per 100,000 queued messages" "$(( (after - before) * 100000 / 1024 / (queued > 0 ? queued : 1) ))" "-" "-"
+echo "  ($queued messages queued; the message log keeps every send too)"
