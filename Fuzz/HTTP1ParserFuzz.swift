@@ -2,6 +2,11 @@
 // The first input byte picks a split position; the rest is the byte stream. Feeding it whole and
 // split in two must give the same requests and the same error, and the parser must never trap.
 
+/// Like precondition, but prints its message in -O builds too, so a crash says which invariant broke.
+private func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
 /// Small limits, so that the fuzzer reaches every limit path with short inputs.
 private let fuzzLimits = HTTP1Parser.Limits(maxHeaderBytes: 512, maxBodyBytes: 256, maxRequestLineBytes: 128, maxHeaderCount: 8)
 
@@ -44,35 +49,35 @@ private func run(_ stream: [UInt8], splitAt split: Int) -> FuzzOutcome {
                 outcome.error = error
                 return outcome
             case .success(let (consumed, events)):
-                precondition(consumed > 0 && consumed <= pending.count, "consumed \(consumed) of \(pending.count)")
+                expect(consumed > 0 && consumed <= pending.count, "consumed \(consumed) of \(pending.count)")
                 offset += consumed
                 pending = pending.dropFirst(consumed)
                 for (index, event) in events.enumerated() {
                     switch event {
                     case .head(let head):
-                        precondition(outcome.requests.last.map { $0.endOffset != nil } ?? true, "head inside a request")
+                        expect(outcome.requests.last.map { $0.endOffset != nil } ?? true, "head inside a request")
                         outcome.requests.append(FuzzRequest(head: describe(head)))
                     case .body(let bytes):
-                        precondition(!bytes.isEmpty, "empty body event")
-                        precondition(outcome.requests.last?.endOffset == nil, "body outside a request")
+                        expect(!bytes.isEmpty, "empty body event")
+                        expect(outcome.requests.last?.endOffset == nil, "body outside a request")
                         outcome.requests[outcome.requests.count - 1].body += bytes
                     case .end:
-                        precondition(index == events.count - 1, "events after end")
-                        precondition(outcome.requests.last?.endOffset == nil, "end outside a request")
-                        precondition(!parser.isMidRequest, "mid-request after end")
+                        expect(index == events.count - 1, "events after end")
+                        expect(outcome.requests.last?.endOffset == nil, "end outside a request")
+                        expect(!parser.isMidRequest, "mid-request after end")
                         outcome.requests[outcome.requests.count - 1].endOffset = offset
                     }
                 }
                 if case .end = events.last {} else {
-                    precondition(pending.isEmpty, "stopped early without an end")
+                    expect(pending.isEmpty, "stopped early without an end")
                     if outcome.requests.last.map({ $0.endOffset == nil }) ?? false {
-                        precondition(parser.isMidRequest, "request in progress but not mid-request")
+                        expect(parser.isMidRequest, "request in progress but not mid-request")
                     }
                 }
             }
         }
     }
-    if let body = outcome.requests.last?.body { precondition(body.count <= fuzzLimits.maxBodyBytes, "body over the limit") }
+    if let body = outcome.requests.last?.body { expect(body.count <= fuzzLimits.maxBodyBytes, "body over the limit") }
     return outcome
 }
 
@@ -83,7 +88,7 @@ public func fuzzHTTP1Parser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let split = Int(data[0]) * stream.count / 255
     let whole = run(stream, splitAt: stream.count)
     let pieces = run(stream, splitAt: split)
-    precondition(whole.independentOfSplitting == pieces.independentOfSplitting,
+    expect(whole.independentOfSplitting == pieces.independentOfSplitting,
                  "whole \(whole) differs from split at \(split): \(pieces)")
     return 0
 }

@@ -36,4 +36,6 @@ cat > .build/fuzz-http1.dict <<'DICT'
 ";ext=1"
 "0\x0D\x0A\x0D\x0A"
 DICT
+# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 exec .build/fuzz-http1 -dict=.build/fuzz-http1.dict -max_total_time="$seconds" -artifact_prefix=.build/fuzz-http1-artifacts/ "$@" .build/fuzz-http1-corpus
