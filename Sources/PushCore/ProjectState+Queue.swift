@@ -89,6 +89,8 @@ extension ProjectState {
     /// A stored delivery with the same collapse id — or, for the APNs API, the same topic
     /// (Apple stores one notification per app) — gives way to the new one.
     private mutating func collapsePending(of device: inout Device, replacedBy newer: Delivery, at now: Timestamp) {
+        // Most sends carry no collapse id: skip the scan, which would make a long queue quadratic.
+        guard newer.collapseID != nil || newer.origin == .apns else { return }
         device.pendingDeliveryNumbers.removeAll { number in
             guard let older = deliveries[number] else { return false }
             let sameCollapseID = newer.collapseID != nil && older.collapseID == newer.collapseID
