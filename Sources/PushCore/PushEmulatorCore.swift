@@ -54,7 +54,10 @@ public final class PushEmulatorCore: Sendable {
     public func registerDevice(project: String, _ registration: DeviceRegistration) -> Result<Device, DeviceRegistrationError> {
         state.withLock { state in
             let now = state.clock.now
-            var projectState = state.projects[project] ?? ProjectState(projectID: project)
+            // Taken out of the dictionary while it changes: a copy left behind would make every
+            // mutation copy the whole project (its deliveries) — quadratic over a long queue.
+            var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
+            defer { state.projects[project] = projectState }
             let token = registration.token ?? state.unusedToken(in: projectState)
             if let error = projectState.check(registration, token: token) { return .failure(error) }
             let device = projectState.makeDevice(
@@ -62,7 +65,6 @@ public final class PushEmulatorCore: Sendable {
                 bundleID: registration.bundleID ?? state.configuration.defaultBundleID,
                 appState: registration.appState, now: now)
             projectState.insert(device)
-            state.projects[project] = projectState
             return .success(device)
         }
     }
@@ -164,7 +166,10 @@ public final class PushEmulatorCore: Sendable {
     ) -> SendOutcome<Failure> {
         let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in
             let now = state.clock.now
-            var projectState = state.projects[project] ?? ProjectState(projectID: project)
+            // Taken out of the dictionary while it changes: a copy left behind would make every
+            // mutation copy the whole project (its deliveries) — quadratic over a long queue.
+            var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
+            defer { state.projects[project] = projectState }
             var targets = [Device]()
             var newDevice: Device?
             switch projectState.resolve(target, mode: state.configuration.tokenMode) {
@@ -208,7 +213,6 @@ public final class PushEmulatorCore: Sendable {
             projectState.log.append(
                 messageID: messageID, name: name, origin: origin, sentAt: now, target: target, request: request,
                 deliveryNumbers: deliveries.map(\.number))
-            state.projects[project] = projectState
             return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
         }
         for subscriber in notified { subscriber.drain() }
@@ -287,11 +291,11 @@ public final class PushEmulatorCore: Sendable {
     /// Empties the project's message log (stored deliveries stay queued).
     public func clearMessages(project: String) {
         state.withLock { state in
-            guard var projectState = state.projects[project] else { return }
+            guard var projectState = state.projects.removeValue(forKey: project) else { return }
+            defer { state.projects[project] = projectState }
             projectState.log.clear()
             let stillPending = Set(projectState.devices.values.flatMap(\.pendingDeliveryNumbers))
             projectState.deliveries = projectState.deliveries.filter { stillPending.contains($0.key) }
-            state.projects[project] = projectState
         }
     }
 
