@@ -6,7 +6,8 @@ extension ProjectState {
         _ delivery: Delivery, now: Timestamp, configuration: PushCoreConfiguration
     ) -> (Delivery, [StreamSubscriber]) {
         var delivery = delivery
-        guard var device = devices[delivery.token] else { return (delivery, []) }
+        // Taken out while it changes, so that appending to its queue does not copy the queue.
+        guard var device = devices.removeValue(forKey: delivery.token) else { return (delivery, []) }
         defer { devices[device.token] = device }
         let subscribers = streams[device.token] ?? []
         var notified = [StreamSubscriber]()
@@ -31,7 +32,7 @@ extension ProjectState {
 
     /// Applies the connect rules to a device and returns what it receives, in order.
     mutating func connect(token: String, now: Timestamp, configuration: PushCoreConfiguration) -> [DeviceEvent] {
-        guard var device = devices[token] else { return [] }
+        guard var device = devices.removeValue(forKey: token) else { return [] }
         defer { devices[token] = device }
         expireDue(on: &device, at: now)
         let fcmPending = device.pendingDeliveryNumbers.filter { deliveries[$0]?.origin == .fcm }
