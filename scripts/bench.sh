@@ -74,6 +74,11 @@ PY
   wait "$holder" || true
   echo $(( (after - before) * 1024 / 1000 ))
 }
-emu_idle=$(idle_cost "$emu_pid" "$port")
+# A fresh emulator process, for the same reason as above.
+idle_port=$(free_port)
+"$BIN" serve --port "$idle_port" --threads "$THREADS" --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
+idle_pid=$!
+wait_port "$idle_port"
+emu_idle=$(idle_cost "$idle_pid" "$idle_port")
 ref_idle=$(idle_cost "$ref_h2c_pid" "$ref_h2c")
 printf '%-34s %14s %14s %8s\n' "bytes per idle h2c connection" "$emu_idle" "$ref_idle" "$(ratio "$emu_idle" "$ref_idle")"

@@ -202,11 +202,16 @@ public final class PushEmulatorCore: Sendable {
             if let newDevice { projectState.insert(newDevice) }
             var deliveries = [Delivery]()
             var notified = [StreamSubscriber]()
-            for (device, notification) in zip(targets, notifications) {
-                let (delivery, subscribers) = projectState.enqueue(
-                    state.makeDelivery(
-                        notification, messageName: name, device: device, origin: origin, now: now),
-                    now: now, configuration: state.configuration)
+            // Copies of the devices must be gone before their queues grow, or each append copies the queue.
+            let tokens = targets.map(\.token)
+            targets = []
+            for (token, notification) in zip(tokens, notifications) {
+                let made: Delivery
+                do {
+                    guard let device = projectState.devices[token] else { continue }
+                    made = state.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now)
+                }
+                let (delivery, subscribers) = projectState.enqueue(made, now: now, configuration: state.configuration)
                 deliveries.append(delivery)
                 notified += subscribers
             }

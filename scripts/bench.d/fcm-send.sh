@@ -12,9 +12,14 @@ row "h2c FCM send vs static file" "$emu" "$ref_h2c_rate"
 emu=$(rate -n "$REQUESTS" -c 16 -m 32 -d "$fcm_body" "${fcm_headers[@]}" "https://$fcm_url")
 row "h2/TLS FCM send vs static file" "$emu" "$ref_tls_rate"
 
-# Memory: a fresh project, 100,000 messages queued for 1,000 offline devices.
-curl -s -X DELETE "http://127.0.0.1:$port/emulator/v1/state" >/dev/null
-before=$(rss_kib "$emu_pid")
+# Memory: a fresh emulator process (freed memory of the runs above would hide growth),
+# 100,000 messages queued for 1,000 offline devices.
+mem_port=$(free_port)
+"$BIN" serve --port "$mem_port" --threads 1 --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
+mem_pid=$!
+wait_port "$mem_port"
+fcm_url="127.0.0.1:$mem_port/v1/projects/bench/messages:send"
+before=$(rss_kib "$mem_pid")
 python3 - "$fcm_body" "$work/bodies" <<'PY'
 import json, os, sys
 message = json.load(open(sys.argv[1]))
@@ -27,7 +32,8 @@ PY
 for device in $(seq 0 999); do
   h2load -n 100 -c 1 -m 100 -d "$work/bodies/$device.json" "${fcm_headers[@]}" "http://$fcm_url" >/dev/null 2>&1
 done
-after=$(rss_kib "$emu_pid")
-queued=$(curl -s "http://127.0.0.1:$port/emulator/v1/projects/bench/devices?pageSize=1000" | python3 -c 'import json,sys; print(sum(d["pendingCount"] for d in json.load(sys.stdin)["devices"]))')
+after=$(rss_kib "$mem_pid")
+queued=$(curl -s "http://127.0.0.1:$mem_port/emulator/v1/projects/bench/devices?pageSize=1000" | python3 -c 'import json,sys; print(sum(d["pendingCount"] for d in json.load(sys.stdin)["devices"]))')
 printf '%-34s %14s %14s %8s\n' "MiB per 100,000 queued messages" "$(( (after - before) * 100000 / 1024 / (queued > 0 ? queued : 1) ))" "-" "-"
 echo "  ($queued messages queued; the message log keeps every send too)"
+kill "$mem_pid"
