@@ -31,8 +31,17 @@ enum ControlPlane {
         return ok(.object(object))
     }
 
-    static func pagingError(_ error: PagingError) -> HTTPResponse {
-        GoogleErrorResponse.make(.invalidArgument(error.message))
+    /// Runs a list call, answering a bad page request or page token in Google's error shape.
+    static func listing(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try body()
+        } catch let error as GoogleError {
+            return GoogleErrorResponse.make(error)
+        } catch let error as PagingError {
+            return GoogleErrorResponse.make(.invalidArgument(error.message))
+        } catch {
+            return GoogleErrorResponse.make(.invalidArgument("\(error)"))
+        }
     }
 
     static func lookupError(_ error: DeviceLookupError, token: String) -> HTTPResponse {

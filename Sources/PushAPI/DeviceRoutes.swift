@@ -48,15 +48,9 @@ struct DeviceRoutes {
     }
 
     private func list(_ request: HTTPRequest) -> HTTPResponse {
-        do {
+        ControlPlane.listing {
             let page = try core.devices(project: project(request), page: try ControlPlane.page(request))
             return ControlPlane.list("devices", page) { $0.json }
-        } catch let error as GoogleError {
-            return ControlPlane.error(error)
-        } catch let error as PagingError {
-            return ControlPlane.pagingError(error)
-        } catch {
-            return ControlPlane.error(.invalidArgument("\(error)"))
         }
     }
 

@@ -41,15 +41,9 @@ struct EmulatorRoutes {
             state = value
         }
         let filter = MessageLogFilter(token: request.queryItem("token"), topic: request.queryItem("topic"), state: state)
-        do {
+        return ControlPlane.listing {
             let page = try core.messages(project: request.pathParameters["project"] ?? "", filter: filter, page: try ControlPlane.page(request))
             return ControlPlane.list("messages", page) { $0.json }
-        } catch let error as GoogleError {
-            return ControlPlane.error(error)
-        } catch let error as PagingError {
-            return ControlPlane.pagingError(error)
-        } catch {
-            return ControlPlane.error(.invalidArgument("\(error)"))
         }
     }
 
