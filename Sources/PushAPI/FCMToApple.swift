@@ -8,7 +8,7 @@ enum FCMToApple {
         if case .fid(let value) = message.target { fid = value }
         let input = AppleConversionInput(
             context: context,
-            notification: message.notification.map { .init(title: $0.title, body: $0.body, image: $0.image) },
+            notification: message.notification,
             data: message.data.map { (key: $0.key, value: $0.value) },
             apnsHeaders: (message.apns?.headers ?? []).map { HeaderField($0.key, $0.value) },
             apnsPayload: message.apns?.payload,

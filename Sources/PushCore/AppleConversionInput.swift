@@ -1,25 +1,8 @@
 /// The parts of an FCM message that decide what an Apple device receives, plus what the
 /// emulator knows at send time. The FCM request model maps into this.
 public struct AppleConversionInput: Sendable {
-    /// `message.notification`.
-    public struct Notification: Sendable, Equatable {
-        /// `notification.title`.
-        public var title: String?
-        /// `notification.body`.
-        public var body: String?
-        /// `notification.image`.
-        public var image: String?
-
-        /// Makes a notification block.
-        public init(title: String? = nil, body: String? = nil, image: String? = nil) {
-            self.title = title
-            self.body = body
-            self.image = image
-        }
-    }
-
     /// `message.notification`, when present.
-    public var notification: Notification?
+    public var notification: FCMNotification?
     /// `message.data`, in request order.
     public var data: [(key: String, value: String)]
     /// `message.apns.headers`, in request order.
@@ -43,7 +26,7 @@ public struct AppleConversionInput: Sendable {
 
     /// Makes an input; only the send context is required.
     public init(
-        notification: Notification? = nil,
+        notification: FCMNotification? = nil,
         data: [(key: String, value: String)] = [],
         apnsHeaders: [HeaderField] = [],
         apnsPayload: JSONObject? = nil,
@@ -72,7 +55,7 @@ public struct AppleConversionInput: Sendable {
     /// bundle id, fresh `apns-id` and time), with the message's own parts.
     public init(
         context: DeliveryContext,
-        notification: Notification? = nil,
+        notification: FCMNotification? = nil,
         data: [(key: String, value: String)] = [],
         apnsHeaders: [HeaderField] = [],
         apnsPayload: JSONObject? = nil,

@@ -9,7 +9,7 @@ final class AppleConversionTests: XCTestCase {
     let defaultExpiration = "1797933600"  // 2026-11-22T10:00:00Z + 30 days
 
     func convert(
-        notification: AppleConversionInput.Notification? = nil, data: [(key: String, value: String)] = [],
+        notification: FCMNotification? = nil, data: [(key: String, value: String)] = [],
         headers: [HeaderField] = [], payload: JSONObject? = nil, apnsImage: String? = nil, fid: String? = nil
     ) -> APNsNotification {
         AppleConversion.convert(

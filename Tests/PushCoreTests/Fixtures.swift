@@ -37,7 +37,7 @@ func register(
 @discardableResult
 func sendFCM(
     _ core: PushEmulatorCore, to target: MessageTarget = .token("device-1"), project: String = "demo",
-    notification: AppleConversionInput.Notification? = nil, data: [(key: String, value: String)] = [("k", "v")],
+    notification: FCMNotification? = nil, data: [(key: String, value: String)] = [("k", "v")],
     headers: [HeaderField] = []
 ) -> SendOutcome<Never> {
     core.send(project: project, target: target, origin: .fcm, request: obj(("message", obj()))) { context in
