@@ -14,8 +14,8 @@ public struct Device: Sendable, Equatable {
     public let registeredAt: Timestamp
     /// When it last connected (or a stream of it closed); nil if never.
     public internal(set) var lastConnectedAt: Timestamp?
-    /// Topics it is subscribed to.
-    public internal(set) var topics: Set<String> = []
+    /// Its topic subscriptions, by topic name.
+    public internal(set) var subscriptions: [String: TopicSubscription] = [:]
     /// Stored deliveries (by number), oldest first.
     public internal(set) var pendingDeliveryNumbers: [Int] = []
     /// Whether a stream of it is open.
@@ -47,6 +47,9 @@ public struct Device: Sendable, Equatable {
         self.sequence = sequence
     }
 
+    /// Topics it is subscribed to.
+    public var topics: Set<String> { Set(subscriptions.keys) }
+
     /// How many deliveries are stored for it.
     public var pendingCount: Int { pendingDeliveryNumbers.count }
 
@@ -61,7 +64,7 @@ public struct Device: Sendable, Equatable {
             JSONObject.Member(key: "bundleId", value: .string(bundleID)),
             JSONObject.Member(key: "apnsToken", value: apnsToken.map(JSONValue.string) ?? .null),
             JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
-            JSONObject.Member(key: "topics", value: .array(topics.sorted().map(JSONValue.string))),
+            JSONObject.Member(key: "topics", value: .array(subscriptions.keys.sorted().map(JSONValue.string))),
             JSONObject.Member(key: "pendingCount", value: .number(String(pendingCount))),
             JSONObject.Member(key: "connected", value: .bool(isConnected)),
             JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),

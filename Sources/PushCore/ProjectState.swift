@@ -17,6 +17,10 @@ struct ProjectState: Sendable {
     var deliveries: [Int: Delivery] = [:]
     var log = MessageLog()
     var streams: [String: [StreamSubscriber]] = [:]
+    /// Every topic that ever had a subscriber, by name.
+    var topics: [String: TopicRecord] = [:]
+    var nextTopicSequence = 1
+    var nextSubscriptionSequence = 1
     private var nextDeviceSequence = 1
 
     init(projectID: String) {
@@ -40,7 +44,7 @@ struct ProjectState: Sendable {
             guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .invalid }
             return .newDevice(token: nil, apnsToken: apnsToken)
         case .topic(let topic):
-            return .devices(devicesInOrder.filter { $0.topics.contains(topic) }.map(\.token))
+            return .devices(subscribers(of: topic))
         }
     }
 
@@ -79,6 +83,7 @@ struct ProjectState: Sendable {
     /// sends to it are UNREGISTERED. Returns its open streams, to be closed outside the lock.
     mutating func uninstall(token: String, now: Timestamp) -> [StreamSubscriber]? {
         guard let device = devices.removeValue(forKey: token) else { return nil }
+        for topic in device.subscriptions.keys { topics[topic]?.subscribers.remove(token) }
         for number in device.pendingDeliveryNumbers {
             deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
         }

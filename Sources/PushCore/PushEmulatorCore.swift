@@ -4,7 +4,7 @@ import Synchronization
 /// Every HTTP route calls into this; listeners of open streams are called after the lock is
 /// released, so they may call back in.
 public final class PushEmulatorCore: Sendable {
-    private let state: Mutex<CoreState>
+    let state: Mutex<CoreState>
 
     /// Makes an empty emulator.
     /// - Parameters:

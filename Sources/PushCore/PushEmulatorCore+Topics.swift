@@ -1,0 +1,110 @@
+/// Topic subscriptions, through FCM's v1 topic API (project in the path) and the Instance ID
+/// API (no project: each token is found in the project that holds it).
+extension PushEmulatorCore {
+    /// Subscribes a registration to a topic. In lenient token mode an unknown well-formed token
+    /// is registered first, as a send to it would register it.
+    public func subscribe(project: String, registration: String, topic: String) -> Result<TopicSubscription, SubscriptionError> {
+        state.withLock { state in
+            guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
+            let now = state.clock.now
+            var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
+            defer { state.projects[project] = projectState }
+            switch projectState.subscriptionTarget(registration, mode: state.configuration.tokenMode) {
+            case .failure(let error):
+                return .failure(error)
+            case .success(.new(let token)):
+                projectState.insert(projectState.makeDevice(
+                    token: token, apnsToken: nil, platform: .ios, bundleID: state.configuration.defaultBundleID,
+                    appState: .background, now: now))
+            case .success(.existing):
+                break
+            }
+            return projectState.subscribe(token: registration, to: topic, now: now)
+        }
+    }
+
+    /// Removes a subscription; `.notSubscribed` when there is none.
+    public func unsubscribe(project: String, registration: String, topic: String) -> Result<Void, SubscriptionError> {
+        state.withLock { state in
+            guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
+            let lookup = (state.projects[project] ?? ProjectState(projectID: project)).subscribedDevice(registration)
+            if case .failure(let error) = lookup { return .failure(error) }
+            var projectState = state.projects.removeValue(forKey: project)!
+            defer { state.projects[project] = projectState }
+            return projectState.unsubscribe(token: registration, from: topic)
+        }
+    }
+
+    /// One subscription of a registration.
+    public func subscription(project: String, registration: String, topic: String) -> Result<TopicSubscription, SubscriptionError> {
+        subscriptions(project: project, registration: registration).flatMap { subscriptions in
+            guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
+            return subscriptions.first { $0.topic == topic }.map(Result.success) ?? .failure(.notSubscribed)
+        }
+    }
+
+    /// A registration's subscriptions, oldest first.
+    public func subscriptions(project: String, registration: String) -> Result<[TopicSubscription], SubscriptionError> {
+        state.withLock { state in
+            let projectState = state.projects[project] ?? ProjectState(projectID: project)
+            return projectState.subscribedDevice(registration).map { device in
+                device.subscriptions.values.sorted { $0.sequence < $1.sequence }
+            }
+        }
+    }
+
+    /// A page of the project's topics, in order of creation, with their subscriber counts.
+    public func topics(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<TopicSummary> {
+        let topics = state.withLock { $0.projects[project]?.topicsInOrder ?? [] }
+        return try page.page(of: topics, position: \.sequence)
+    }
+
+    // MARK: Instance ID API
+
+    /// Subscribes (or unsubscribes) each token — the Instance ID batch calls. A token is looked
+    /// up in every project; unknown tokens are `.registrationNotFound` in both token modes, since
+    /// the call names no project to register them in. Subscribing an already subscribed token,
+    /// or unsubscribing one that is not, succeeds. Returns one result per token, in order.
+    public func batchSubscription(tokens: [String], topic: String, subscribe: Bool) -> [SubscriptionError?] {
+        state.withLock { state in
+            let now = state.clock.now
+            return tokens.map { token -> SubscriptionError? in
+                guard TopicLimits.isValidName(topic) else { return .invalidTopicName(topic) }
+                let project: String
+                switch state.project(holdingToken: token) {
+                case .success(let found): project = found
+                case .failure(let error): return error
+                }
+                var projectState = state.projects.removeValue(forKey: project)!
+                defer { state.projects[project] = projectState }
+                let result =
+                    subscribe
+                    ? projectState.subscribe(token: token, to: topic, now: now).map { _ in () }
+                    : projectState.unsubscribe(token: token, from: topic)
+                switch result {
+                case .success, .failure(.alreadySubscribed), .failure(.notSubscribed): return nil
+                case .failure(let error): return error
+                }
+            }
+        }
+    }
+
+    /// The device holding `token` and its project, for `GET /iid/info/{token}`.
+    public func instance(token: String) -> Result<(project: String, device: Device), SubscriptionError> {
+        state.withLock { state in
+            state.project(holdingToken: token).map { project in (project, state.projects[project]!.devices[token]!) }
+        }
+    }
+}
+
+extension CoreState {
+    /// The project whose device has this token (projects in name order, so the answer is stable).
+    func project(holdingToken token: String) -> Result<String, SubscriptionError> {
+        let names = projects.keys.sorted()
+        if let name = names.first(where: { projects[$0]!.devices[token] != nil }) { return .success(name) }
+        if let at = names.lazy.compactMap({ self.projects[$0]!.uninstalledTokens[token] }).first {
+            return .failure(.uninstalled(at: at))
+        }
+        return .failure(RegistrationToken.isWellFormed(token) ? .registrationNotFound : .malformedRegistration)
+    }
+}

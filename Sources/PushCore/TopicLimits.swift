@@ -1,0 +1,14 @@
+/// FCM's limits on topics.
+public enum TopicLimits {
+    /// Topics one app instance may be subscribed to.
+    public static let maximumTopicsPerDevice = 2000
+    /// Tokens one Instance ID batch request may carry.
+    public static let maximumBatchSize = 1000
+    /// Characters of a topic name.
+    public static let maximumNameLength = 900
+
+    /// True for `[a-zA-Z0-9-_.~%]{1,900}`.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maximumNameLength && FCMMessage.isValidTopicName(name)
+    }
+}
