@@ -57,6 +57,8 @@ public struct EmulatorApp: Sendable {
             })
         }
         FCMRoutes(core: core, auth: settings.auth).register(in: &router)
+        TopicRoutes(core: core, auth: settings.auth).register(in: &router)
+        InstanceIDRoutes(core: core, auth: settings.auth).register(in: &router)
         DeviceRoutes(core: core, streams: streams, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
         EmulatorRoutes(core: core, streams: streams).register(in: &router)
         self.router = router

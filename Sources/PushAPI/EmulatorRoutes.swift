@@ -12,6 +12,12 @@ struct EmulatorRoutes {
             core.clearMessages(project: request.pathParameters["project"] ?? "")
             return ControlPlane.ok(.object(JSONObject()))
         }
+        router.add("GET", "/emulator/v1/projects/{project}/topics") { request in
+            ControlPlane.listing {
+                let page = try core.topics(project: request.pathParameters["project"] ?? "", page: try ControlPlane.page(request))
+                return ControlPlane.list("topics", page) { $0.json }
+            }
+        }
         router.add("GET", "/emulator/v1/clock") { _ in clock() }
         router.add("POST", "/emulator/v1/clock:advance") { request in advance(request) }
         router.add("POST", "/emulator/v1/clock:reset") { _ in

@@ -31,6 +31,10 @@ struct FCMRoutes {
             return GoogleErrorResponse.make(.fcmInvalidArgument(
                 "Condition sends are not supported by this version of the emulator yet.", field: "message.condition"))
         }
+        if case .topic = target, message.topicPayloadByteCount > FCMMessage.topicPayloadSizeLimit {
+            return GoogleErrorResponse.make(
+                .fcmMessageTooBig(byteCount: message.topicPayloadByteCount, limit: FCMMessage.topicPayloadSizeLimit))
+        }
         if sendRequest.validateOnly {
             switch core.checkTarget(project: project, target: target) {
             case .deliverable: return Self.name("projects/\(project)/messages/fake_message_id")

@@ -53,6 +53,16 @@ extension PushEmulatorCore {
         }
     }
 
+    /// A page of a registration's subscriptions, oldest first.
+    public func subscriptions(
+        project: String, registration: String, page: PageRequest
+    ) throws(PagingError) -> Result<Page<TopicSubscription>, SubscriptionError> {
+        switch subscriptions(project: project, registration: registration) {
+        case .success(let subscriptions): return .success(try page.page(of: subscriptions, position: \.sequence))
+        case .failure(let error): return .failure(error)
+        }
+    }
+
     /// A page of the project's topics, in order of creation, with their subscriber counts.
     public func topics(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<TopicSummary> {
         let topics = state.withLock { $0.projects[project]?.topicsInOrder ?? [] }

@@ -43,3 +43,20 @@ public enum SubscriptionError: Error, Sendable, Equatable {
         }
     }
 }
+
+extension SubscriptionError {
+    /// The v1 topic API's error: Google's body, with an FcmError detail where the SDKs read one.
+    public var googleError: GoogleError {
+        switch self {
+        case .invalidTopicName: .fcmInvalidArgument(message, field: "topic_name")
+        case .malformedRegistration: .fcmInvalidRegistrationToken()
+        case .registrationNotFound, .notSubscribed: .notFound(message)
+        case .uninstalled: .fcmUnregistered()
+        case .alreadySubscribed: .alreadyExists(message)
+        case .tooManyTopics:
+            GoogleError(
+                status: .failedPrecondition, message: message,
+                details: [GoogleErrorDetail.errorInfo(reason: "TOO_MANY_TOPICS", domain: "fcm.googleapis.com", metadata: [])])
+        }
+    }
+}
