@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from api import Api
+from api import Api, read_sse_events
 from conftest import Emulator, wait_until
 
 
@@ -136,19 +136,6 @@ def test_validation_error_reaches_the_client_in_googles_shape(api):
 def test_missing_bearer_token_is_401(api):
     status, body = api.send({"token": "abc", "data": {"a": "b"}}, auth=None)
     assert status == 401 and body["error"]["status"] == "UNAUTHENTICATED"
-
-
-def read_sse_events(stream, count, timeout=10):
-    """Reads `count` SSE data lines from a file-like object of a curl process."""
-    events = []
-    deadline = time.time() + timeout
-    while len(events) < count and time.time() < deadline:
-        line = stream.readline()
-        if not line:
-            break
-        if line.startswith(b"data: "):
-            events.append(json.loads(line[6:]))
-    return events
 
 
 @pytest.mark.parametrize("flag", ["--http1.1", "--http2-prior-knowledge"])
