@@ -34,7 +34,16 @@ def start_firebase_app(base_url, project=PROJECT):
     finally:
         messaging._MessagingService.FCM_URL = saved
     assert service._fcm_url == f"{base_url}/v1/projects/{project}/messages:send"
+    # The v1 topic API's base is an instance attribute built from a literal host.
+    assert service._fcm_topic_url == f"https://fcm.googleapis.com/v1/projects/{project}/registrations"
+    service._fcm_topic_url = f"{base_url}/v1/projects/{project}/registrations"
     return app
+
+
+def legacy_topic_calls_to(monkeypatch, base_url):
+    """Points the SDK's Instance ID calls (`subscribe_to_topic_legacy`, ...) at the emulator:
+    the SDK reads the class constant `_MessagingService.IID_URL` on every call."""
+    monkeypatch.setattr(messaging._MessagingService, "IID_URL", base_url)
 
 
 class Devices:
@@ -55,6 +64,11 @@ class Devices:
         resp = self.session.post(f"{self.base}/{token}:connect", timeout=10)
         assert resp.status_code == 200, resp.text
         return resp.json()["events"]
+
+    def topics(self, token):
+        resp = self.session.get(f"{self.base}/{token}", timeout=10)
+        assert resp.status_code == 200, resp.text
+        return resp.json()["topics"]
 
     def uninstall(self, token):
         resp = self.session.delete(f"{self.base}/{token}", timeout=10)
