@@ -2,8 +2,8 @@
 // accepted the shapes and types. The first broken rule is reported, as FCM does, with a
 // BadRequest naming the field and an FcmError INVALID_ARGUMENT. Google often answers these
 // with a bare "Request contains an invalid argument."; the emulator keeps that shape but
-// says what is wrong and how to fix it. Not checked here: condition syntax (Condition
-// parser), token well-formedness (device registry), payload size (after APNs conversion).
+// says what is wrong and how to fix it. Not checked here: token well-formedness (device
+// registry), payload size (after APNs conversion).
 extension FCMMessage {
     /// The longest TTL FCM accepts: 28 days.
     public static let maximumTTL = GoogleDuration(seconds: 2_419_200)
@@ -45,10 +45,13 @@ extension FCMMessage {
                 "Invalid topic name \"\(topic)\": use the characters a-z A-Z 0-9 - _ . ~ % only,"
                     + " without the /topics/ prefix.",
                 field: "message.topic")
-        case .condition(let condition) where condition.allSatisfy(\.isWhitespace):
-            throw GoogleError.fcmInvalidArgument(
-                "The condition is empty: write e.g. \"'news' in topics && 'sports' in topics\".",
-                field: "message.condition")
+        case .condition(let condition):
+            // Parsed again at send time; parsing is cheap and keeps FCMTarget a plain value.
+            do throws(TopicConditionError) {
+                _ = try TopicCondition(parsing: condition)
+            } catch {
+                throw GoogleError.fcmInvalidArgument(error.message, field: "message.condition")
+            }
         default:
             return
         }
@@ -56,19 +59,12 @@ extension FCMMessage {
 
     /// True for `[a-zA-Z0-9-_.~%]+` (v1 topic names carry no `/topics/` prefix).
     public static func isValidTopicName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(isTopicCharacter)
+        TopicNameCharacter.isValidName(name)
     }
 
     /// True for `[a-zA-Z0-9-_.~%]{1,50}`.
     public static func isValidAnalyticsLabel(_ label: String) -> Bool {
-        (1...50).contains(label.utf8.count) && label.utf8.allSatisfy(isTopicCharacter)
-    }
-
-    private static func isTopicCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F, 0x2E, 0x7E, 0x25: true
-        default: false
-        }
+        (1...50).contains(label.utf8.count) && label.utf8.allSatisfy(TopicNameCharacter.isAllowed)
     }
 
     /// True for `from`, `message_type`, and keys starting with `google` or `gcm` — the three

@@ -287,6 +287,19 @@ final class FCMSendRequestValidationTests: XCTestCase {
             fcm("The condition is empty: write e.g. \"'news' in topics && 'sports' in topics\".", field: "message.condition")
         ),
         (
+            "condition with a lone ampersand", #"{"message":{"condition":"'a' in topics & 'b' in topics"}}"#, 400,
+            #"{"error":{"code":400,"message":"A single `&` at offset 14: write `&&` for and.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"message.condition","description":"A single `&` at offset 14: write `&&` for and."}]},{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"INVALID_ARGUMENT"}]}}"#
+        ),
+        (
+            "condition with six topics",
+            #"{"message":{"condition":"'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics && 'f' in topics"}}"#,
+            400,
+            fcm(
+                "The condition uses 6 topics; FCM allows at most 5. The first one over is at offset 85:"
+                    + " split the message into several sends.",
+                field: "message.condition")
+        ),
+        (
             "reserved data key from", message(#""data":{"a":"1","from":"x"}"#), 400,
             fcm("Invalid data payload key \"from" + reservedKeyRule, field: "message.data[1].key")
         ),
