@@ -27,11 +27,9 @@ struct FCMRoutes {
         case .token(let token): target = .token(token)
         case .fid(let fid): target = .fid(fid)
         case .topic(let topic): target = .topic(topic)
-        case .condition:
-            return GoogleErrorResponse.make(.fcmInvalidArgument(
-                "Condition sends are not supported by this version of the emulator yet.", field: "message.condition"))
+        case .condition(let condition): target = .condition(condition)
         }
-        if case .topic = target, message.topicPayloadByteCount > FCMMessage.topicPayloadSizeLimit {
+        if target.isTopicMessage, message.topicPayloadByteCount > FCMMessage.topicPayloadSizeLimit {
             return GoogleErrorResponse.make(
                 .fcmMessageTooBig(byteCount: message.topicPayloadByteCount, limit: FCMMessage.topicPayloadSizeLimit))
         }

@@ -59,7 +59,8 @@ struct TopicRoutes {
             return ControlPlane.error(.invalidArgument("Invalid value for allowMissing: \"\(other)\"; use true or false."))
         }
         switch core.unsubscribe(project: project(request), registration: registration(request), topic: topic) {
-        case .success, .failure(.notSubscribed) where allowMissing: return ControlPlane.ok(.object(JSONObject()))
+        case .success: return ControlPlane.ok(.object(JSONObject()))
+        case .failure(.notSubscribed) where allowMissing: return ControlPlane.ok(.object(JSONObject()))
         case .failure(let error): return ControlPlane.error(error.googleError)
         }
     }

@@ -39,7 +39,7 @@ struct MessageLog: Sendable {
                 let addressed = entry.target == .token(token) || entry.target == .fid(token)
                 guard addressed || found.contains(where: { $0.token == token }) else { return nil }
             }
-            if let topic = filter.topic, entry.target != .topic(topic) { return nil }
+            if let topic = filter.topic, !entry.target.names(topic: topic) { return nil }
             if let state = filter.state, !found.contains(where: { $0.state == state }) { return nil }
             return LoggedMessage(
                 messageID: entry.messageID, name: entry.name, origin: entry.origin, sentAt: entry.sentAt,

@@ -2,7 +2,7 @@
 public struct MessageLogFilter: Sendable, Equatable {
     /// Messages addressed to, or delivered to, the device with this FCM token.
     public var token: String?
-    /// Messages sent to this topic.
+    /// Messages sent to this topic, or with a condition that names it.
     public var topic: String?
     /// Messages with at least one delivery in this state now.
     public var state: DeliveryState?

@@ -45,6 +45,12 @@ struct ProjectState: Sendable {
             return .newDevice(token: nil, apnsToken: apnsToken)
         case .topic(let topic):
             return .devices(subscribers(of: topic))
+        case .condition(let text):
+            // Validation parsed it already; an unparsable condition reaches nobody.
+            guard let condition = try? TopicCondition(parsing: text) else { return .devices([]) }
+            return .devices(devicesInOrder.filter { device in
+                condition.matches { device.subscriptions[$0] != nil }
+            }.map(\.token))
         }
     }
 

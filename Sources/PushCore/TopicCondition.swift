@@ -33,11 +33,17 @@ public indirect enum TopicCondition: Sendable, Equatable, CustomStringConvertibl
 
     /// True when a device subscribed to exactly `topics` receives the message.
     public func matches(_ topics: Set<String>) -> Bool {
+        matches { topics.contains($0) }
+    }
+
+    /// Whether a device matches, asking `isSubscribed` about each topic the evaluation needs
+    /// (so a fan-out over many devices builds no set per device).
+    public func matches(_ isSubscribed: (String) -> Bool) -> Bool {
         switch self {
-        case .subscribed(let name): topics.contains(name)
-        case .not(let operand): !operand.matches(topics)
-        case .and(let left, let right): left.matches(topics) && right.matches(topics)
-        case .or(let left, let right): left.matches(topics) || right.matches(topics)
+        case .subscribed(let name): isSubscribed(name)
+        case .not(let operand): !operand.matches(isSubscribed)
+        case .and(let left, let right): left.matches(isSubscribed) && right.matches(isSubscribed)
+        case .or(let left, let right): left.matches(isSubscribed) || right.matches(isSubscribed)
         }
     }
 

@@ -93,3 +93,36 @@ final class TopicSubscriptionTests: XCTestCase {
         XCTAssertEqual(sendFCM(core, to: .topic("nobody-listens")).sent?.deliveries.count, 0)
     }
 }
+
+/// Condition sends: the evaluator applied to every device of the project.
+final class ConditionSendTests: XCTestCase {
+    func testAConditionSendReachesExactlyTheMatchingDevices() throws {
+        let core = makeCore()
+        let subscriptions: [(String, [String])] = [("none", []), ("a", ["a"]), ("ab", ["a", "b"]), ("c", ["c"]), ("bc", ["b", "c"])]
+        for (token, topics) in subscriptions {
+            register(core, token: token)
+            for topic in topics { _ = try core.subscribe(project: "demo", registration: token, topic: topic).get() }
+        }
+        func reached(_ condition: String) -> [String] {
+            sendFCM(core, to: .condition(condition)).sent?.deliveries.map(\.token) ?? []
+        }
+        XCTAssertEqual(reached("'a' in topics"), ["a", "ab"])
+        XCTAssertEqual(reached("'a' in topics && 'b' in topics"), ["ab"])
+        XCTAssertEqual(reached("!('a' in topics)"), ["none", "c", "bc"])
+        // Left to right: ('a' || 'b') && 'c' — C-style precedence would also pick "a" and "ab".
+        XCTAssertEqual(reached("'a' in topics || 'b' in topics && 'c' in topics"), ["bc"])
+        XCTAssertEqual(reached("'a' in topics || ('b' in topics && 'c' in topics)"), ["a", "ab", "bc"])
+        XCTAssertEqual(reached("'zzz' in topics"), [])
+    }
+
+    func testTheLogsTopicFilterMatchesConditionsNamingTheTopic() throws {
+        let core = makeCore()
+        register(core)
+        sendFCM(core, to: .condition("'news' in topics || 'sports' in topics"))
+        sendFCM(core, to: .topic("news"))
+        sendFCM(core, to: .topic("weather"))
+        let targets = try core.messages(project: "demo", filter: MessageLogFilter(topic: "news")).items.map(\.target)
+        XCTAssertEqual(targets, [.topic("news"), .condition("'news' in topics || 'sports' in topics")])
+        XCTAssertEqual(targets.map(\.json).last, obj(("condition", str("'news' in topics || 'sports' in topics"))))
+    }
+}

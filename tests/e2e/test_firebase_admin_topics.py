@@ -4,7 +4,7 @@ sends, against the real emulator binary. Written against firebase-admin 7.7.0, w
 `subscribe_to_topic_legacy` makes one Instance ID batch call."""
 import firebase_admin
 import pytest
-from firebase_admin import messaging
+from firebase_admin import exceptions, messaging
 
 from fcm_helpers import Devices, legacy_topic_calls_to, start_firebase_app
 
@@ -66,3 +66,16 @@ def test_topic_send_arrives_on_the_subscribed_devices_only(app, devices):
         assert event["messageName"] == name
         assert event["payload"]["aps"]["alert"] == {"title": "Goal!", "body": "3x1"}
     assert devices.connect(outsider) == []
+
+
+def test_condition_send_arrives_on_the_matching_devices(app, devices):
+    both, only_news, neither = devices.register(), devices.register(), devices.register()
+    assert messaging.subscribe_to_topic([both, only_news], "sdk-cond-news", app=app).success_count == 2
+    assert messaging.subscribe_to_topic(both, "sdk-cond-sports", app=app).success_count == 1
+    name = messaging.send(messaging.Message(
+        condition="'sdk-cond-news' in topics && 'sdk-cond-sports' in topics", data={"kind": "both"}), app=app)
+    [event] = devices.connect(both)
+    assert event["messageName"] == name and event["payload"]["kind"] == "both"
+    assert devices.connect(only_news) == [] and devices.connect(neither) == []
+    with pytest.raises(exceptions.InvalidArgumentError):
+        messaging.send(messaging.Message(condition="'sdk-cond-news' in topics &&", data={"k": "v"}), app=app)

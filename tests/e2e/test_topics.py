@@ -179,3 +179,42 @@ def test_topic_messages_are_limited_to_2048_bytes(api, topics):
     status, body = api.send({"topic": "big", "data": {"k": "x" * 2100}})
     assert status == 400 and "2048" in body["error"]["message"]
     assert api.send({"token": token, "data": {"k": "x" * 2100}})[0] == 200
+
+
+def test_condition_send_reaches_exactly_the_matching_devices(emu, api, topics):
+    plain, news, news_sports, muted = (api.register() for _ in range(4))
+    for token, names in [(news, ["news"]), (news_sports, ["news", "sports"]), (muted, ["news", "muted"])]:
+        for name in names:
+            assert topics.subscribe(token, name)[0] == 200
+    curl = subprocess.Popen(["curl", "-sN", "--http1.1",
+                             f"{emu.http}/emulator/v1/projects/{api.project}/devices/{news_sports}:stream"],
+                            stdout=subprocess.PIPE)
+    try:
+        status, body = api.send({"condition": "'news' in topics && !('muted' in topics)", "data": {"k": "v"}})
+        assert status == 200, body
+        [live] = read_sse_events(curl.stdout, 1)
+        assert live["messageName"] == body["name"]
+    finally:
+        curl.terminate()
+        curl.wait()
+    assert [e["messageName"] for e in api.connect(news)] == [body["name"]]
+    assert api.connect(plain) == [] and api.connect(muted) == []
+    # Negation matches devices with no subscriptions at all.
+    status, body = api.send({"condition": "!(\"news\" in topics)", "data": {"k": "v"}})
+    assert [e["messageName"] for e in api.connect(plain)] == [body["name"]]
+    status, log = api.call("GET", f"/emulator/v1/projects/{api.project}/messages?topic=muted")
+    assert [m["target"] for m in log["messages"]] == [{"condition": "'news' in topics && !('muted' in topics)"}]
+
+
+@pytest.mark.parametrize("condition, gist", [
+    ("'a' in topics &&", "found the end of the condition"),
+    ("('a' in topics", "never closed"),
+    ("'a' in topics & 'b' in topics", "write `&&`"),
+    ("'a' in topic", "in topics"),
+    (" || ".join(f"'t{n}' in topics" for n in range(6)), "at most 5"),
+])
+def test_malformed_conditions_are_invalid_argument(api, condition, gist):
+    status, body = api.send({"condition": condition, "data": {"k": "v"}})
+    assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
+    assert gist in body["error"]["message"]
+    assert body["error"]["details"][0]["fieldViolations"][0]["field"] == "message.condition"
