@@ -1,5 +1,6 @@
 """Topic subscriptions through FCM's v1 topic API and the legacy Instance ID API (one store),
 and topic sends fanned out to the subscribed devices."""
+import http.client
 import subprocess
 
 import pytest
@@ -218,3 +219,21 @@ def test_malformed_conditions_are_invalid_argument(api, condition, gist):
     assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
     assert gist in body["error"]["message"]
     assert body["error"]["details"][0]["fieldViolations"][0]["field"] == "message.condition"
+
+
+def test_a_device_holds_at_most_2000_topics_through_either_api(emu, api, topics):
+    token = api.register()
+    conn = http.client.HTTPConnection("127.0.0.1", emu.port, timeout=20)
+    for n in range(2000):
+        conn.request("POST", f"/iid/v1/{token}/rel/topics/t{n}", b"", topics.auth)
+        response = conn.getresponse()
+        assert response.status == 200, response.read()
+        response.read()
+    conn.close()
+    status, body = topics.subscribe(token, "one-more")
+    assert status == 400 and body["error"]["status"] == "FAILED_PRECONDITION"
+    assert body["error"]["details"][0]["reason"] == "TOO_MANY_TOPICS"
+    assert topics.batch("batchAdd", "/topics/one-more", [token])[1] == {"results": [{"error": "TOO_MANY_TOPICS"}]}
+    status, body = api.call("POST", f"/iid/v1/{token}/rel/topics/one-more", b"", topics.auth)
+    assert status == 400 and body["error"] == "TOO_MANY_TOPICS"
+    assert len(topics.info(token)[1]["rel"]["topics"]) == 2000
