@@ -58,14 +58,17 @@ struct FCMProtoJSONMapper {
 
     mutating func mapMessage(_ object: JSONObject, as type: FCMProtoMessage, path: String) -> JSONObject {
         var output = JSONObject()
-        var keyUsed: [String: String] = [:]
-        var oneofMember: [String: String] = [:]
+        output.members.reserveCapacity(object.members.count)
+        // Fields seen, by index: a bit set, since every request walks this (no message has 64 fields).
+        var used: UInt64 = 0
+        var oneofMembers: [(oneof: String, field: String)] = []
         for member in object.members {
-            guard let field = type.field(forKey: member.key) else {
+            guard let index = type.fieldIndex(forKey: member.key) else {
                 invalidName(member.key, parent: path, "Cannot find field.")
                 continue
             }
-            if keyUsed[field.name] != nil {
+            let field = type.fields[index]
+            if used & (1 << index) != 0 {
                 violations.append(
                     GoogleFieldViolation(
                         field: Self.join(path, field.name),
@@ -73,21 +76,21 @@ struct FCMProtoJSONMapper {
                             "Invalid JSON payload received. Field '\(field.name)'\(Self.at(path)) is set twice."))
                 continue
             }
-            keyUsed[field.name] = member.key
+            used |= 1 << index
             if member.value.isNull { continue }
             if let oneof = field.oneof {
-                if oneofMember[oneof] != nil {
+                if oneofMembers.contains(where: { $0.oneof == oneof }) {
                     invalidValue(path, "oneof", "oneof field '\(oneof)' is already set. Cannot set '\(field.name)'")
                     continue
                 }
-                oneofMember[oneof] = field.name
+                oneofMembers.append((oneof, field.name))
             }
             if case .array = member.value, case .repeated = field.kind {
             } else if case .array = member.value {
                 invalidName(member.key, parent: path, "Proto field is not repeating, cannot start list.")
                 continue
             }
-            guard let mapped = mapValue(member.value, kind: field.kind, path: Self.join(path, field.name)) else {
+            guard let mapped = mapValue(member.value, kind: field.kind, path: { Self.join(path, field.name) }) else {
                 continue
             }
             // proto3 leaves scalar defaults unset, except in a oneof, where setting is meaningful.
@@ -98,7 +101,8 @@ struct FCMProtoJSONMapper {
     }
 
     /// The canonical value, or nil after recording a violation.
-    private mutating func mapValue(_ value: JSONValue, kind: FCMProtoKind, path: String) -> JSONValue? {
+    /// `path` is built only when needed: for a violation, or to descend.
+    private mutating func mapValue(_ value: JSONValue, kind: FCMProtoKind, path makePath: () -> String) -> JSONValue? {
         switch kind {
         case .string:
             if case .string = value { return value }
@@ -127,26 +131,28 @@ struct FCMProtoJSONMapper {
         case .duration:
             guard case .string(let text) = value else {
                 if case .object = value { break }
-                invalidValue(path, kind.typeName, "Invalid data type for duration, value is \(value.jsonString)")
+                invalidValue(makePath(), kind.typeName, "Invalid data type for duration, value is \(value.jsonString)")
                 return nil
             }
             do {
                 _ = try GoogleDuration(parsing: text)
                 return value
             } catch {
-                invalidValue(path, kind.typeName, error.message)
+                invalidValue(makePath(), kind.typeName, error.message)
                 return nil
             }
         case .timestamp:
             guard case .string(let text) = value else { break }
             if Self.isRFC3339(text) { return value }
-            invalidValue(path, kind.typeName, "Invalid time format: Failed to parse input")
+            invalidValue(makePath(), kind.typeName, "Invalid time format: Failed to parse input")
             return nil
         case .stringMap:
             guard case .object(let object) = value else { break }
+            // The usual case, every value a string, keeps the object as it is.
+            if object.members.allSatisfy({ $0.value.stringValue != nil }) { return value }
             var output = JSONObject()
             for (position, member) in object.members.enumerated() {
-                let entryPath = "\(path)[\(position)]"
+                let entryPath = "\(makePath())[\(position)]"
                 switch member.value {
                 case .string:
                     output.members.append(member)
@@ -159,24 +165,25 @@ struct FCMProtoJSONMapper {
             return .object(output)
         case .message(let type):
             guard case .object(let object) = value else { break }
-            return .object(mapMessage(object, as: type, path: path))
+            return .object(mapMessage(object, as: type, path: makePath()))
         case .structObject:
             if case .object = value { return value }
         case .repeated(let element):
             guard case .array(let elements) = value else { break }
             var output: [JSONValue] = []
+            let path = makePath()
             for (position, item) in elements.enumerated() {
                 if case .array = item {
                     invalidValue("\(path)[\(position)]", element.typeName, "Nested lists are not allowed")
                 } else if item.isNull {
                     invalidValue("\(path)[\(position)]", element.typeName, "null")
-                } else if let mapped = mapValue(item, kind: element, path: "\(path)[\(position)]") {
+                } else if let mapped = mapValue(item, kind: element, path: { "\(path)[\(position)]" }) {
                     output.append(mapped)
                 }
             }
             return .array(output)
         }
-        invalidValue(path, kind.typeName, Self.quote(value))
+        invalidValue(makePath(), kind.typeName, Self.quote(value))
         return nil
     }
 

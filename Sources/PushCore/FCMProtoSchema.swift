@@ -75,8 +75,14 @@ struct FCMProtoMessage: Sendable {
     let name: String
     let fields: [FCMProtoField]
 
-    /// The field a JSON key names, by proto name or JSON name.
-    func field(forKey key: String) -> FCMProtoField? {
-        fields.first { $0.name == key || $0.jsonName == key }
+    init(name: String, fields: [FCMProtoField]) {
+        precondition(fields.count <= 64, "the JSON mapper tracks fields in a 64-bit set")
+        self.name = name
+        self.fields = fields
+    }
+
+    /// The position in `fields` of the field a JSON key names, by proto name or JSON name.
+    func fieldIndex(forKey key: String) -> Int? {
+        fields.firstIndex { $0.name == key || $0.jsonName == key }
     }
 }

@@ -9,11 +9,14 @@ public final class PushEmulatorCore: Sendable {
     /// Makes an empty emulator.
     /// - Parameters:
     ///   - wallTime: milliseconds since the epoch (the CLI passes the system time; tests a fixed one).
-    ///   - random: the source of generated tokens and `apns-id`s.
+    ///   - random: the source of generated tokens and `apns-id`s. By default a fast generator
+    ///     seeded once from the system's: a system call per `apns-id` would cost more than the
+    ///     rest of a send, and these ids need to be unique, not secret.
     public init(
         configuration: PushCoreConfiguration = PushCoreConfiguration(),
         wallTime: @escaping @Sendable () -> Int64,
-        random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+        random: some RandomNumberGenerator & Sendable = SeededRandomNumberGenerator(
+            seed: UInt64.random(in: .min ... .max))
     ) {
         state = Mutex(CoreState(configuration: configuration, clock: EmulatorClock(wallTime: wallTime), random: random))
     }

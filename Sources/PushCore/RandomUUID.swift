@@ -2,16 +2,25 @@
 public enum RandomUUID {
     /// A new UUID such as `6f1c2a4e-9b3d-4c1e-8f00-1a2b3c4d5e6f`.
     public static func make(using random: inout some RandomNumberGenerator) -> String {
-        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Array("0123456789abcdef")
-        var text = ""
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
+        let high = random.next()
+        let low = random.next()
+        // Version 4 in the 13th hex digit, variant 10 in the 17th.
+        let first = (high & ~0xF000) | 0x4000
+        let second = (low & ~(0xC << 60)) | (0x8 << 60)
+        let hex: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var written = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    text[written] = UInt8(ascii: "-")
+                    written += 1
+                }
+                let word = nibble < 16 ? first : second
+                let value = Int((word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)
+                text[written] = hex.utf8Start[value]
+                written += 1
+            }
+            return written
         }
-        return text
     }
 }

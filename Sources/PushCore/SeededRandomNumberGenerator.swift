@@ -1,5 +1,5 @@
-/// A deterministic random source (SplitMix64) for reproducible tokens and ids in tests and
-/// scripted runs; the emulator otherwise uses the system generator.
+/// A deterministic random source (SplitMix64): reproducible tokens and ids in tests, and, seeded
+/// from the system's generator, the emulator's own source of tokens and `apns-id`s.
 public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
