@@ -40,7 +40,7 @@ struct FCMRoutes {
             case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
             }
         }
-        let outcome = core.send(project: project, target: target, origin: .fcm, request: json) { context in
+        let outcome = core.send(project: project, target: target, origin: .fcm, requestBody: request.body) { context in
             FCMToApple.notification(for: message, context: context)
         }
         switch outcome {

@@ -16,10 +16,10 @@ enum FCMToApple {
             fid: fid
         )
         let converted = AppleConversion.convert(input)
-        let size = JSONSerializer.serialize(.object(converted.payload)).count
+        let size = converted.payloadByteCount
         guard ApplePayloadLimit.fits(byteCount: size, pushType: converted.pushType) else {
             return .failure(.fcmMessageTooBig(byteCount: size, limit: ApplePayloadLimit.bytes(forPushType: converted.pushType)))
         }
-        return .success(APNsNotification(headers: converted.headers, payload: converted.payload, payloadByteCount: size))
+        return .success(converted)
     }
 }

@@ -1,24 +1,34 @@
 /// What an Apple device receives: the APNs request headers and the JSON payload.
 ///
 /// Both the FCM conversion and the APNs provider API produce one of these; the queue stores it.
+/// The payload is kept serialized, as it goes over the wire: it is measured against Apple's
+/// limit in that form anyway, and a queue of many takes a buffer each instead of a JSON tree.
 public struct APNsNotification: Sendable, Equatable {
     /// The request headers, in order.
     public var headers: [HeaderField]
-    /// The payload: `aps` first, then custom keys.
-    public var payload: JSONObject
-    /// The payload's serialized size in bytes when the sender measured it; the presentation
-    /// notes use it to warn about payloads near the limit.
-    public var payloadByteCount: Int?
+    /// The serialized payload.
+    public private(set) var payloadBytes: [UInt8]
 
-    /// Makes a notification.
-    public init(headers: [HeaderField], payload: JSONObject, payloadByteCount: Int? = nil) {
+    /// Makes a notification, serializing `payload`.
+    public init(headers: [HeaderField], payload: JSONObject) {
         self.headers = headers
-        self.payload = payload
-        self.payloadByteCount = payloadByteCount
+        self.payloadBytes = JSONSerializer.serialize(.object(payload))
     }
 
-    /// The `aps` dictionary, or an empty one.
-    public var aps: JSONObject {
+    /// The payload: `aps` first, then custom keys (parsed from `payloadBytes` on each read).
+    public var payload: JSONObject {
+        get { (try? JSONParser.parse(payloadBytes))?.objectValue ?? JSONObject() }
+        set { payloadBytes = JSONSerializer.serialize(.object(newValue)) }
+    }
+
+    /// The payload's serialized size in bytes, which Apple's limit applies to.
+    public var payloadByteCount: Int { payloadBytes.count }
+
+    /// The `aps` dictionary of `payload`, or an empty one.
+    public var aps: JSONObject { Self.aps(of: payload) }
+
+    /// The `aps` dictionary of a payload, or an empty one.
+    static func aps(of payload: JSONObject) -> JSONObject {
         if case .object(let aps)? = payload["aps"] { return aps }
         return JSONObject()
     }
@@ -33,8 +43,9 @@ public struct APNsNotification: Sendable, Equatable {
     public var topic: String? { headers.value(named: "apns-topic") }
 
     /// Whether `aps` asks the system to show or sound something (`alert`, `sound` or `badge`).
-    public var isUserVisible: Bool {
-        let aps = aps
-        return aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
+    public var isUserVisible: Bool { Self.isUserVisible(aps: aps) }
+
+    static func isUserVisible(aps: JSONObject) -> Bool {
+        aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
     }
 }

@@ -15,6 +15,6 @@ extension CoreState {
         return Delivery(
             number: nextDeliveryNumber, messageName: messageName, token: device.token, origin: origin,
             enqueuedAt: now, expiresAt: expiresAt, isNowOrNever: isNowOrNever, notification: notification,
-            presentation: Presentation.describe(notification, origin: origin, appState: device.appState))
+            presentedAppState: device.appState)
     }
 }

@@ -16,14 +16,15 @@ public struct Delivery: Sendable, Equatable {
     public let isNowOrNever: Bool
     /// What the device receives.
     public let notification: APNsNotification
-    /// What the app would do with it; refreshed with the device's app state on delivery.
-    public internal(set) var presentation: Presentation
-    /// Every state it has been in, oldest first; the last is the current state.
-    public private(set) var history: [DeliveryTransition]
+    /// The app state the presentation notes are for: the device's at send time, then at delivery.
+    var presentedAppState: AppState
+    /// The states after the first (`pending` at `enqueuedAt`), which every delivery has: most
+    /// stored deliveries never change state, and an empty array takes no memory.
+    private var laterTransitions: [DeliveryTransition] = []
 
     init(
         number: Int, messageName: String, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
-        expiresAt: Timestamp, isNowOrNever: Bool, notification: APNsNotification, presentation: Presentation
+        expiresAt: Timestamp, isNowOrNever: Bool, notification: APNsNotification, presentedAppState: AppState
     ) {
         self.number = number
         self.messageName = messageName
@@ -33,27 +34,36 @@ public struct Delivery: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.isNowOrNever = isNowOrNever
         self.notification = notification
-        self.presentation = presentation
-        self.history = [DeliveryTransition(state: .pending, at: enqueuedAt)]
+        self.presentedAppState = presentedAppState
+    }
+
+    /// What the app would do with it, in `presentedAppState` (worked out on each read).
+    public var presentation: Presentation {
+        Presentation.describe(notification, origin: origin, appState: presentedAppState)
+    }
+
+    /// Every state it has been in, oldest first; the last is the current state.
+    public var history: [DeliveryTransition] {
+        [DeliveryTransition(state: .pending, at: enqueuedAt)] + laterTransitions
     }
 
     /// The public id, e.g. `d-17`.
     public var id: String { "d-\(number)" }
 
     /// The current state.
-    public var state: DeliveryState { history[history.count - 1].state }
+    public var state: DeliveryState { laterTransitions.last?.state ?? .pending }
 
     /// `apns-collapse-id`, if any.
     public var collapseID: String? { notification.collapseID }
 
     /// When it was delivered, if it was.
-    public var deliveredAt: Timestamp? { history.last(where: { $0.state == .delivered })?.at }
+    public var deliveredAt: Timestamp? { laterTransitions.last(where: { $0.state == .delivered })?.at }
 
     /// Whether `expiresAt` has passed at `now`.
     public func isExpired(at now: Timestamp) -> Bool { now > expiresAt }
 
     mutating func move(to state: DeliveryState, at time: Timestamp, reason: String? = nil) {
-        history.append(DeliveryTransition(state: state, at: time, reason: reason))
+        laterTransitions.append(DeliveryTransition(state: state, at: time, reason: reason))
     }
 
     /// The delivery as the message log shows it.

@@ -10,10 +10,15 @@ public struct LoggedMessage: Sendable, Equatable {
     public var sentAt: Timestamp
     /// Whom it was addressed to.
     public var target: MessageTarget
-    /// The request as the sender wrote it.
-    public var request: JSONValue
+    /// The request as the sender wrote it, serialized.
+    public var requestBody: [UInt8]
     /// One delivery per device it reached, in their current state.
     public var deliveries: [Delivery]
+    /// The request as the sender wrote it (`{}` if it no longer parses, which a logged request always does).
+    public var request: JSONValue {
+        (try? JSONParser.parse(requestBody)) ?? .object(JSONObject())
+    }
+
     /// Position in the log (increases with every send), for paging.
     let sequence: Int
 

@@ -1,7 +1,8 @@
 /// A project's record of accepted sends (§8); deliveries live in the project's store and are
 /// looked up when the log is read, so the log always shows their current state.
 struct MessageLog: Sendable {
-    /// One accepted send, with its deliveries by number.
+    /// One accepted send, with its deliveries by number. The request is kept as the sender's
+    /// bytes and parsed only when the log is read: the log holds every send.
     struct Entry: Sendable {
         var sequence: Int
         var messageID: String
@@ -9,8 +10,9 @@ struct MessageLog: Sendable {
         var origin: DeliveryOrigin
         var sentAt: Timestamp
         var target: MessageTarget
-        var request: JSONValue
-        var deliveryNumbers: [Int]
+        var requestBody: [UInt8]
+        /// A send's deliveries are numbered one after another.
+        var deliveryNumbers: Range<Int>
     }
 
     private(set) var entries: [Entry] = []
@@ -18,12 +20,12 @@ struct MessageLog: Sendable {
 
     mutating func append(
         messageID: String, name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
-        request: JSONValue, deliveryNumbers: [Int]
+        requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
         entries.append(
             Entry(
                 sequence: nextSequence, messageID: messageID, name: name, origin: origin, sentAt: sentAt,
-                target: target, request: request, deliveryNumbers: deliveryNumbers))
+                target: target, requestBody: requestBody, deliveryNumbers: deliveryNumbers))
         nextSequence += 1
     }
 
@@ -32,7 +34,7 @@ struct MessageLog: Sendable {
     }
 
     /// Matching messages, newest first.
-    func messages(matching filter: MessageLogFilter, deliveries: [Int: Delivery]) -> [LoggedMessage] {
+    func messages(matching filter: MessageLogFilter, deliveries: DeliveryStore) -> [LoggedMessage] {
         entries.reversed().compactMap { entry in
             let found = entry.deliveryNumbers.compactMap { deliveries[$0] }
             if let token = filter.token {
@@ -43,7 +45,7 @@ struct MessageLog: Sendable {
             if let state = filter.state, !found.contains(where: { $0.state == state }) { return nil }
             return LoggedMessage(
                 messageID: entry.messageID, name: entry.name, origin: entry.origin, sentAt: entry.sentAt,
-                target: entry.target, request: entry.request, deliveries: found, sequence: entry.sequence)
+                target: entry.target, requestBody: entry.requestBody, deliveries: found, sequence: entry.sequence)
         }
     }
 }

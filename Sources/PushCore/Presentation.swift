@@ -48,23 +48,25 @@ extension Presentation {
     public static func describe(
         _ notification: APNsNotification, origin: DeliveryOrigin, appState: AppState
     ) -> Presentation {
-        let aps = notification.aps
-        let kind = kindOf(notification)
+        // Parsed once here: the notification keeps its payload serialized.
+        let payload = notification.payload
+        let aps = APNsNotification.aps(of: payload)
+        let kind = kindOf(notification, aps: aps)
         let visible = kind == .alert && aps["alert"] != nil && appState != .foreground
         return Presentation(
             kind: kind, visible: visible,
             callback: callback(kind: kind, contentAvailable: isOne(aps["content-available"]), appState: appState),
-            warnings: warnings(notification, origin: origin, kind: kind))
+            warnings: warnings(notification, payload: payload, aps: aps, origin: origin, kind: kind))
     }
 
-    private static func kindOf(_ notification: APNsNotification) -> PresentationKind {
+    private static func kindOf(_ notification: APNsNotification, aps: JSONObject) -> PresentationKind {
         if let pushType = notification.pushType, pushType != "alert", pushType != "background",
             let special = PresentationKind(rawValue: pushType)
         {
             return special
         }
-        if notification.isUserVisible { return .alert }
-        return isOne(notification.aps["content-available"]) ? .background : .data
+        if APNsNotification.isUserVisible(aps: aps) { return .alert }
+        return isOne(aps["content-available"]) ? .background : .data
     }
 
     /// Follows apns.md's table of app states and callbacks.
@@ -81,9 +83,9 @@ extension Presentation {
     }
 
     private static func warnings(
-        _ notification: APNsNotification, origin: DeliveryOrigin, kind: PresentationKind
+        _ notification: APNsNotification, payload: JSONObject, aps: JSONObject, origin: DeliveryOrigin,
+        kind: PresentationKind
     ) -> [PresentationWarning] {
-        let aps = notification.aps
         var warnings = [PresentationWarning]()
         let pushType = notification.pushType
         if (kind == .background || kind == .data), pushType == nil || pushType == "background",
@@ -92,17 +94,16 @@ extension Presentation {
             warnings.append(.backgroundWithHighPriority)
         }
         if pushType == nil { warnings.append(.missingPushType) }
-        if hasImage(notification.payload), !isOne(aps["mutable-content"]) {
+        if hasImage(payload), !isOne(aps["mutable-content"]) {
             warnings.append(.imageWithoutMutableContent)
         }
         let unknownKeys = aps.keys.filter { !appleAPSKeys.contains($0) }
         if !unknownKeys.isEmpty { warnings.append(.customKeysInAPS(unknownKeys)) }
         if aps["category"] != nil, aps["alert"] == nil { warnings.append(.categoryWithoutAlert) }
         if origin == .fcm, kind == .data { warnings.append(.dataOnlyWithoutContentAvailable) }
-        if let byteCount = notification.payloadByteCount {
-            let limit = ApplePayloadLimit.bytes(forPushType: pushType)
-            if byteCount * 10 > limit * 9 { warnings.append(.payloadNearSizeLimit(byteCount: byteCount, limit: limit)) }
-        }
+        let byteCount = notification.payloadByteCount
+        let limit = ApplePayloadLimit.bytes(forPushType: pushType)
+        if byteCount * 10 > limit * 9 { warnings.append(.payloadNearSizeLimit(byteCount: byteCount, limit: limit)) }
         return warnings
     }
 

@@ -81,8 +81,7 @@ extension ProjectState {
 
     /// Marks a delivery delivered, with presentation notes for the app's state now.
     private func deliver(_ delivery: inout Delivery, to device: Device, at now: Timestamp) -> DeviceEvent {
-        delivery.presentation = Presentation.describe(
-            delivery.notification, origin: delivery.origin, appState: device.appState)
+        delivery.presentedAppState = device.appState
         delivery.move(to: .delivered, at: now)
         return .notification(NotificationEvent(delivery: delivery, deliveredAt: now))
     }

@@ -14,7 +14,7 @@ struct ProjectState: Sendable {
     var tokenByAPNsToken: [String: String] = [:]
     var uninstalledTokens: [String: Timestamp] = [:]
     var uninstalledAPNsTokens: [String: Timestamp] = [:]
-    var deliveries: [Int: Delivery] = [:]
+    var deliveries = DeliveryStore()
     var log = MessageLog()
     var streams: [String: [StreamSubscriber]] = [:]
     /// Every topic that ever had a subscriber, by name.

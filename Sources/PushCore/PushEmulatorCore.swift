@@ -157,13 +157,13 @@ public final class PushEmulatorCore: Sendable {
     /// the size) and must not call back into the emulator. If it fails for any device, nothing is
     /// stored, registered or logged.
     /// - Parameters:
-    ///   - request: the request as the sender wrote it, for the message log.
+    ///   - requestBody: the request as the sender wrote it (JSON), for the message log.
     ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
     public func send<Failure: Error & Sendable>(
         project: String,
         target: MessageTarget,
         origin: DeliveryOrigin,
-        request: JSONValue,
+        requestBody: [UInt8],
         implicitBundleID: String? = nil,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
@@ -218,13 +218,28 @@ public final class PushEmulatorCore: Sendable {
                 deliveries.append(delivery)
                 notified += subscribers
             }
+            let firstNumber = deliveries.first?.number ?? state.nextDeliveryNumber
             projectState.log.append(
-                messageID: messageID, name: name, origin: origin, sentAt: now, target: target, request: request,
-                deliveryNumbers: deliveries.map(\.number))
+                messageID: messageID, name: name, origin: origin, sentAt: now, target: target,
+                requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
             return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
         }
         for subscriber in notified { subscriber.drain() }
         return outcome
+    }
+
+    /// `send` with the request given as JSON, serialized for the log.
+    public func send<Failure: Error & Sendable>(
+        project: String,
+        target: MessageTarget,
+        origin: DeliveryOrigin,
+        request: JSONValue,
+        implicitBundleID: String? = nil,
+        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+    ) -> SendOutcome<Failure> {
+        send(
+            project: project, target: target, origin: origin, requestBody: JSONSerializer.serialize(request),
+            implicitBundleID: implicitBundleID, makeNotification: makeNotification)
     }
 
     // MARK: Connections
@@ -303,7 +318,7 @@ public final class PushEmulatorCore: Sendable {
             defer { state.projects[project] = projectState }
             projectState.log.clear()
             let stillPending = Set(projectState.devices.values.flatMap(\.pendingDeliveryNumbers))
-            projectState.deliveries = projectState.deliveries.filter { stillPending.contains($0.key) }
+            projectState.deliveries.removeAll { !stillPending.contains($0.number) }
         }
     }
 

@@ -8,9 +8,16 @@ final class PresentationTests: XCTestCase {
     ) -> APNsNotification {
         var payload = object(("aps", aps))
         for (key, value) in extra { payload[key] = value }
-        return APNsNotification(
-            headers: headers ?? [HeaderField("apns-push-type", "alert"), HeaderField("apns-priority", "10")],
-            payload: payload, payloadByteCount: bytes)
+        let headers = headers ?? [HeaderField("apns-push-type", "alert"), HeaderField("apns-priority", "10")]
+        if let bytes {
+            // A custom key padded so that the serialized payload is exactly `bytes` long.
+            payload["pad"] = .string("")
+            let unpadded = APNsNotification(headers: headers, payload: payload).payloadByteCount
+            payload["pad"] = .string(String(repeating: "x", count: bytes - unpadded))
+        }
+        let made = APNsNotification(headers: headers, payload: payload)
+        if let bytes { XCTAssertEqual(made.payloadByteCount, bytes) }
+        return made
     }
 
     func warnings(_ notification: APNsNotification, origin: DeliveryOrigin = .apns) -> [String] {

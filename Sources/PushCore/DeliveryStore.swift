@@ -1,0 +1,43 @@
+/// A project's deliveries by number. Numbers only grow, so the store is an array in number
+/// order searched by bisection: appending never rehashes, and a long queue costs one array.
+struct DeliveryStore: Sendable {
+    private var deliveries: [Delivery] = []
+
+    /// How many deliveries it holds.
+    var count: Int { deliveries.count }
+
+    /// The delivery numbered `number`; setting a number above every stored one appends it,
+    /// setting nil removes it.
+    subscript(number: Int) -> Delivery? {
+        get {
+            position(of: number).map { deliveries[$0] }
+        }
+        set {
+            if let position = position(of: number) {
+                if let newValue { deliveries[position] = newValue } else { deliveries.remove(at: position) }
+            } else if let newValue {
+                precondition(newValue.number == number, "a delivery is stored under its own number")
+                precondition(
+                    deliveries.last.map { $0.number < number } ?? true, "deliveries are stored in number order")
+                deliveries.append(newValue)
+            }
+        }
+    }
+
+    /// Drops the deliveries `remove` accepts.
+    mutating func removeAll(where remove: (Delivery) -> Bool) {
+        deliveries.removeAll(where: remove)
+    }
+
+    private func position(of number: Int) -> Int? {
+        var low = 0
+        var high = deliveries.count
+        while low < high {
+            let middle = (low + high) / 2
+            let found = deliveries[middle].number
+            if found == number { return middle }
+            if found < number { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+}
