@@ -16,10 +16,19 @@ public enum AuthMode: String, Sendable, CaseIterable {
         guard let header = request.headers["authorization"] else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "CREDENTIALS_MISSING"))
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].allSatisfy({ $0 == " " }) else {
+        guard Self.isBearer(header) else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "ACCESS_TOKEN_TYPE_UNSUPPORTED"))
         }
         return nil
+    }
+
+    /// `Bearer <token>`, the scheme in any case, the token not blank. Read byte by byte: every
+    /// send passes here.
+    static func isBearer(_ header: String) -> Bool {
+        let space = UInt8(ascii: " ")
+        let text = header.utf8.drop(while: { $0 == space })
+        let scheme = text.prefix(while: { $0 != space })
+        guard scheme.count == 6, zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return false }
+        return text.dropFirst(6).contains(where: { $0 != space })
     }
 }

@@ -12,7 +12,18 @@ public struct APNsNotification: Sendable, Equatable {
     /// Makes a notification, serializing `payload`.
     public init(headers: [HeaderField], payload: JSONObject) {
         self.headers = headers
-        self.payloadBytes = JSONSerializer.serialize(.object(payload))
+        self.payloadBytes = Self.compacted(JSONSerializer.serialize(.object(payload)))
+    }
+
+    /// `bytes` in a buffer of its own size when the one it has is much larger: queues keep
+    /// notifications for long, and the serializer's buffer starts large.
+    static func compacted(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.capacity > bytes.count + bytes.count / 4 else { return bytes }
+        // A copy made element by element: `Array(bytes)` would share the large buffer.
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+            _ = buffer.initialize(from: bytes)
+            count = bytes.count
+        }
     }
 
     /// The payload: `aps` first, then custom keys (parsed from `payloadBytes` on each read).

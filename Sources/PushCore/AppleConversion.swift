@@ -83,8 +83,8 @@ public enum AppleConversion {
             headers.append(HeaderField("apns-collapse-id", collapseID))
         }
         headers.append(HeaderField("apns-id", given.value(named: "apns-id") ?? input.apnsID))
-        let known = Set(headers.map(\.name))
-        headers += given.filter { !known.contains($0.name) }
+        // A handful of names: a scan costs less than hashing them into a set.
+        headers += given.filter { field in !headers.contains { $0.name == field.name } }
         return headers
     }
 }

@@ -13,13 +13,14 @@ struct DeliveryStore: Sendable {
             position(of: number).map { deliveries[$0] }
         }
         set {
-            if let position = position(of: number) {
-                if let newValue { deliveries[position] = newValue } else { deliveries.remove(at: position) }
-            } else if let newValue {
+            // Sends append: a new number is above every stored one.
+            if let newValue, (deliveries.last?.number ?? .min) < number {
                 precondition(newValue.number == number, "a delivery is stored under its own number")
-                precondition(
-                    deliveries.last.map { $0.number < number } ?? true, "deliveries are stored in number order")
                 deliveries.append(newValue)
+            } else if let position = position(of: number) {
+                if let newValue { deliveries[position] = newValue } else { deliveries.remove(at: position) }
+            } else {
+                precondition(newValue == nil, "deliveries are stored in number order")
             }
         }
     }

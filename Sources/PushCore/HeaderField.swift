@@ -7,15 +7,21 @@ public struct HeaderField: Sendable, Equatable {
 
     /// Makes a header; the name is stored lowercase because HTTP header names are case-insensitive.
     public init(_ name: String, _ value: String) {
-        self.name = name.lowercased()
+        self.name = Self.lowercased(name)
         self.value = value
+    }
+
+    /// `name` in lowercase; names are nearly always lowercase already, and checking costs less
+    /// than lowercasing.
+    static func lowercased(_ name: String) -> String {
+        name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? name.lowercased() : name
     }
 }
 
 extension Array where Element == HeaderField {
     /// The value of the first header called `name` (any case), or nil.
     public func value(named name: String) -> String? {
-        let lowercased = name.lowercased()
+        let lowercased = HeaderField.lowercased(name)
         return first(where: { $0.name == lowercased })?.value
     }
 

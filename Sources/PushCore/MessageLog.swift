@@ -5,7 +5,7 @@ struct MessageLog: Sendable {
     /// bytes and parsed only when the log is read: the log holds every send.
     struct Entry: Sendable {
         var sequence: Int
-        var messageID: String
+        /// `projects/{project}/messages/{id}`; the id is not kept apart, the log holds every send.
         var name: String
         var origin: DeliveryOrigin
         var sentAt: Timestamp
@@ -22,10 +22,12 @@ struct MessageLog: Sendable {
         messageID: String, name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
+        assert(name.hasSuffix("/" + messageID), "a message's name ends with its id")
         entries.append(
             Entry(
-                sequence: nextSequence, messageID: messageID, name: name, origin: origin, sentAt: sentAt,
-                target: target, requestBody: requestBody, deliveryNumbers: deliveryNumbers))
+                sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
+                target: target, requestBody: APNsNotification.compacted(requestBody),
+                deliveryNumbers: deliveryNumbers))
         nextSequence += 1
     }
 
@@ -44,7 +46,8 @@ struct MessageLog: Sendable {
             if let topic = filter.topic, !entry.target.names(topic: topic) { return nil }
             if let state = filter.state, !found.contains(where: { $0.state == state }) { return nil }
             return LoggedMessage(
-                messageID: entry.messageID, name: entry.name, origin: entry.origin, sentAt: entry.sentAt,
+                messageID: String(entry.name[entry.name.index(after: entry.name.lastIndex(of: "/")!)...]),
+                name: entry.name, origin: entry.origin, sentAt: entry.sentAt,
                 target: entry.target, requestBody: entry.requestBody, deliveries: found, sequence: entry.sequence)
         }
     }

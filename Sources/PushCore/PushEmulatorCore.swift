@@ -219,8 +219,11 @@ public final class PushEmulatorCore: Sendable {
                 notified += subscribers
             }
             let firstNumber = deliveries.first?.number ?? state.nextDeliveryNumber
+            // A token target names the device's own copy of the token, so that the log adds none.
+            var loggedTarget = target
+            if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
             projectState.log.append(
-                messageID: messageID, name: name, origin: origin, sentAt: now, target: target,
+                messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
                 requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
             return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
         }

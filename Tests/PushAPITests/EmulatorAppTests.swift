@@ -81,3 +81,15 @@ final class EmulatorAppTests: XCTestCase {
         XCTAssertEqual(call("GET", "/emulator/v1/projects/p/messages").1?["messages"]?.arrayValue?.count, 0)
     }
 }
+
+/// `Authorization: Bearer` as `--auth any` reads it.
+final class BearerHeaderTests: XCTestCase {
+    func testSchemeInAnyCaseAndANonBlankToken() {
+        for accepted in ["Bearer x", "bearer ya29.token", "BEARER  t", " Bearer t"] {
+            XCTAssertTrue(AuthMode.isBearer(accepted), accepted)
+        }
+        for refused in ["", "Bearer", "Bearer ", "Bearer    ", "Basic abc", "Bearerx y", "Bear x"] {
+            XCTAssertFalse(AuthMode.isBearer(refused), refused)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import XCTest
+
+@testable import PushCore
+
+/// The store a project keeps its deliveries in, and the lazily kept parts of a delivery.
+final class DeliveryStoreTests: XCTestCase {
+    private func delivery(_ number: Int, token: String = "t") -> Delivery {
+        Delivery(
+            number: number, messageName: "projects/demo/messages/\(number)", token: token, origin: .fcm,
+            enqueuedAt: Timestamp(secondsSinceEpoch: 100), expiresAt: Timestamp(secondsSinceEpoch: 200),
+            isNowOrNever: false,
+            notification: APNsNotification(headers: [HeaderField("apns-push-type", "alert")], payload: JSONObject()),
+            presentedAppState: .background)
+    }
+
+    func testAppendsLooksUpUpdatesAndRemovesByNumber() {
+        var store = DeliveryStore()
+        for number in [3, 5, 8, 13] { store[number] = delivery(number) }
+        XCTAssertEqual(store.count, 4)
+        XCTAssertEqual(store[8]?.number, 8)
+        XCTAssertNil(store[4])
+        XCTAssertNil(store[1])
+        XCTAssertNil(store[14])
+        store[5]?.move(to: .delivered, at: Timestamp(secondsSinceEpoch: 150))
+        XCTAssertEqual(store[5]?.state, .delivered)
+        XCTAssertEqual(store[3]?.state, .pending)
+        store[8] = nil
+        XCTAssertNil(store[8])
+        XCTAssertEqual(store[13]?.number, 13)
+        store.removeAll { $0.number < 10 }
+        XCTAssertEqual(store.count, 1)
+        XCTAssertEqual(store[13]?.number, 13)
+    }
+
+    func testHistoryStartsPendingAndGrowsWithEachMove() {
+        var made = delivery(1)
+        XCTAssertEqual(made.history, [DeliveryTransition(state: .pending, at: Timestamp(secondsSinceEpoch: 100))])
+        made.move(to: .collapsed, at: Timestamp(secondsSinceEpoch: 120), reason: "replaced by d-2")
+        XCTAssertEqual(made.history.map(\.state), [.pending, .collapsed])
+        XCTAssertEqual(made.history.last?.reason, "replaced by d-2")
+        XCTAssertNil(made.deliveredAt)
+    }
+
+    func testNotificationKeepsItsPayloadSerializedAndExactlySized() {
+        let payload = JSONObject([JSONObject.Member(key: "aps", value: .object(JSONObject()))])
+        let notification = APNsNotification(headers: [], payload: payload)
+        XCTAssertEqual(notification.payloadBytes, Array(#"{"aps":{}}"#.utf8))
+        XCTAssertEqual(notification.payloadByteCount, 10)
+        XCTAssertEqual(notification.payload, payload)
+        XCTAssertLessThanOrEqual(notification.payloadBytes.capacity, 10 + 10 / 4 + 16)
+    }
+}
