@@ -57,14 +57,19 @@ struct FCMProtoJSONMapper {
     }
 
     mutating func mapMessage(_ object: JSONObject, as type: FCMProtoMessage, path: String) -> JSONObject {
-        var output = JSONObject()
-        output.members.reserveCapacity(object.members.count)
+        // Requests usually are canonical already: the output is made only from the first member
+        // that changes (renamed, dropped or rewritten), and until then the input stands for it.
+        var output: [JSONObject.Member]?
+        func changed(before position: Int) {
+            if output == nil { output = Array(object.members[..<position]) }
+        }
         // Fields seen, by index: a bit set, since every request walks this (no message has 64 fields).
         var used: UInt64 = 0
-        var oneofMembers: [(oneof: String, field: String)] = []
-        for member in object.members {
+        var oneofsSet: [(oneof: String, field: String)] = []
+        for (position, member) in object.members.enumerated() {
             guard let index = type.fieldIndex(forKey: member.key) else {
                 invalidName(member.key, parent: path, "Cannot find field.")
+                changed(before: position)
                 continue
             }
             let field = type.fields[index]
@@ -74,30 +79,42 @@ struct FCMProtoJSONMapper {
                         field: Self.join(path, field.name),
                         description:
                             "Invalid JSON payload received. Field '\(field.name)'\(Self.at(path)) is set twice."))
+                changed(before: position)
                 continue
             }
             used |= 1 << index
-            if member.value.isNull { continue }
+            if member.value.isNull {
+                changed(before: position)
+                continue
+            }
             if let oneof = field.oneof {
-                if oneofMembers.contains(where: { $0.oneof == oneof }) {
+                if oneofsSet.contains(where: { $0.oneof == oneof }) {
                     invalidValue(path, "oneof", "oneof field '\(oneof)' is already set. Cannot set '\(field.name)'")
+                    changed(before: position)
                     continue
                 }
-                oneofMembers.append((oneof, field.name))
+                oneofsSet.append((oneof, field.name))
             }
             if case .array = member.value, case .repeated = field.kind {
             } else if case .array = member.value {
                 invalidName(member.key, parent: path, "Proto field is not repeating, cannot start list.")
+                changed(before: position)
                 continue
             }
             guard let mapped = mapValue(member.value, kind: field.kind, path: { Self.join(path, field.name) }) else {
+                changed(before: position)
                 continue
             }
             // proto3 leaves scalar defaults unset, except in a oneof, where setting is meaningful.
-            if field.oneof == nil, mapped == .string("") || mapped == .bool(false) { continue }
-            output.members.append(JSONObject.Member(key: field.name, value: mapped))
+            if field.oneof == nil, mapped == .string("") || mapped == .bool(false) {
+                changed(before: position)
+                continue
+            }
+            // An unchanged nested value shares its storage with the input, so this compares little.
+            if member.key != field.name || mapped != member.value { changed(before: position) }
+            output?.append(JSONObject.Member(key: field.name, value: mapped))
         }
-        return output
+        return output.map(JSONObject.init) ?? object
     }
 
     /// The canonical value, or nil after recording a violation.

@@ -167,6 +167,8 @@ private struct Parser {
             index += 1
             return JSONObject(members)
         }
+        // Room for a typical object at once, instead of growing through 1, 2 and 4 members.
+        members.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard !atEnd, bytes[index] == ASCII.quote else {

@@ -91,6 +91,18 @@ final class FCMSendRequestTests: XCTestCase {
         XCTAssertEqual(try parse(#"{"message":{"token":"t","topic":null}}"#).message.target, .token("t"))
     }
 
+    func testCanonicalFormKeepsOrderWhenTheFirstChangeComesMidway() throws {
+        let body = #"{"token":"t","fcmOptions":{"analyticsLabel":"x"},"name":"","data":{"k":"v"},"topic":null}"#
+        var mapper = FCMProtoJSONMapper()
+        let canonical = mapper.mapRoot(try JSONParser.parse(body), as: FCMSchema.message)
+        XCTAssertEqual(mapper.violations, [])
+        XCTAssertEqual(
+            JSONSerializer.serializeToString(.object(canonical)),
+            #"{"token":"t","fcm_options":{"analytics_label":"x"},"data":{"k":"v"}}"#)
+        let already = try JSONParser.parse(#"{"token":"t","data":{"k":"v"}}"#)
+        XCTAssertEqual(.object(mapper.mapRoot(already, as: FCMSchema.message)), already)
+    }
+
     func testProto3DefaultsReadAsUnset() throws {
         let message = try parse(#"{"message":{"token":"t","notification":{"title":"","body":null},"android":{"direct_boot_ok":false}}}"#)
             .message
