@@ -60,31 +60,36 @@ public enum AppleConversion {
         object.members.append(JSONObject.Member(key: key, value: value))
     }
 
-    /// Known headers in the order of the spec's event example, then any others as given.
+    /// Known headers in the order of the spec's event example, then any others as given (of a
+    /// header given twice, the first counts).
     private static func makeHeaders(_ input: AppleConversionInput, aps: JSONValue?) -> [HeaderField] {
-        let given = input.apnsHeaders
+        var pushType, priority, topic, expiration, collapseID, apnsID: String?
+        var others = [HeaderField]()
+        for field in input.apnsHeaders {
+            switch field.name {
+            case "apns-push-type": pushType = pushType ?? field.value
+            case "apns-priority": priority = priority ?? field.value
+            case "apns-topic": topic = topic ?? field.value
+            case "apns-expiration": expiration = expiration ?? field.value
+            case "apns-collapse-id": collapseID = collapseID ?? field.value
+            case "apns-id": apnsID = apnsID ?? field.value
+            default: others.append(field)
+            }
+        }
         var showsSomething = false
-        if case .object(let aps)? = aps {
-            showsSomething = aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
-        }
-        let pushType = given.value(named: "apns-push-type") ?? (showsSomething ? "alert" : "background")
-        var headers = [
-            HeaderField("apns-push-type", pushType),
-            HeaderField("apns-priority", given.value(named: "apns-priority") ?? (showsSomething ? "10" : "5")),
+        if case .object(let aps)? = aps { showsSomething = APNsNotification.isUserVisible(aps: aps) }
+        let resolvedPushType = pushType ?? (showsSomething ? "alert" : "background")
+        var headers = [HeaderField]()
+        headers.reserveCapacity(6 + others.count)
+        headers.append(HeaderField("apns-push-type", resolvedPushType))
+        headers.append(HeaderField("apns-priority", priority ?? (showsSomething ? "10" : "5")))
+        headers.append(
+            HeaderField("apns-topic", topic ?? APNsTopic.forBundleID(input.bundleID, pushType: resolvedPushType)))
+        headers.append(
             HeaderField(
-                "apns-topic",
-                given.value(named: "apns-topic") ?? APNsTopic.forBundleID(input.bundleID, pushType: pushType)),
-            HeaderField(
-                "apns-expiration",
-                given.value(named: "apns-expiration")
-                    ?? String(input.now.secondsSinceEpoch + defaultExpirationSeconds)),
-        ]
-        if let collapseID = given.value(named: "apns-collapse-id") {
-            headers.append(HeaderField("apns-collapse-id", collapseID))
-        }
-        headers.append(HeaderField("apns-id", given.value(named: "apns-id") ?? input.apnsID))
-        // A handful of names: a scan costs less than hashing them into a set.
-        headers += given.filter { field in !headers.contains { $0.name == field.name } }
-        return headers
+                "apns-expiration", expiration ?? String(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
+        if let collapseID { headers.append(HeaderField("apns-collapse-id", collapseID)) }
+        headers.append(HeaderField("apns-id", apnsID ?? input.apnsID))
+        return headers + others
     }
 }

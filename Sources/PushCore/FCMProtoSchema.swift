@@ -42,8 +42,9 @@ struct FCMProtoEnum: Sendable {
     let values: [(name: String, number: Int)]
 }
 
-/// One field of a proto message.
-struct FCMProtoField: Sendable {
+/// One field of a proto message. A class: the mapper reads fields for every request, and a
+/// reference is one retain where a struct copy is four.
+final class FCMProtoField: Sendable {
     /// The proto (snake_case) name; error paths and the canonical JSON use it.
     let name: String
     /// The proto3 JSON (lowerCamelCase) name, also accepted.
@@ -71,7 +72,7 @@ struct FCMProtoField: Sendable {
 }
 
 /// A proto message: its full name and fields.
-struct FCMProtoMessage: Sendable {
+final class FCMProtoMessage: Sendable {
     let name: String
     let fields: [FCMProtoField]
 
