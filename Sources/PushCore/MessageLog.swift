@@ -35,20 +35,31 @@ struct MessageLog: Sendable {
         entries.removeAll()
     }
 
-    /// Matching messages, newest first.
-    func messages(matching filter: MessageLogFilter, deliveries: DeliveryStore) -> [LoggedMessage] {
-        entries.reversed().compactMap { entry in
-            let found = entry.deliveryNumbers.compactMap { deliveries[$0] }
+    /// A page of the matching messages, newest first. Only the page's entries are turned into
+    /// `LoggedMessage`s: a log can hold every send of a long run.
+    func page(
+        matching filter: MessageLogFilter, deliveries: DeliveryStore, page request: PageRequest
+    ) throws(PagingError) -> Page<LoggedMessage> {
+        let matching = entries.reversed().filter { entry in
+            if let topic = filter.topic, !entry.target.names(topic: topic) { return false }
+            guard filter.token != nil || filter.state != nil else { return true }
+            let found = entry.deliveryNumbers.lazy.compactMap { deliveries[$0] }
             if let token = filter.token {
                 let addressed = entry.target == .token(token) || entry.target == .fid(token)
-                guard addressed || found.contains(where: { $0.token == token }) else { return nil }
+                guard addressed || found.contains(where: { $0.token == token }) else { return false }
             }
-            if let topic = filter.topic, !entry.target.names(topic: topic) { return nil }
-            if let state = filter.state, !found.contains(where: { $0.state == state }) { return nil }
-            return LoggedMessage(
-                messageID: String(entry.name[entry.name.index(after: entry.name.lastIndex(of: "/")!)...]),
-                name: entry.name, origin: entry.origin, sentAt: entry.sentAt,
-                target: entry.target, requestBody: entry.requestBody, deliveries: found, sequence: entry.sequence)
+            if let state = filter.state, !found.contains(where: { $0.state == state }) { return false }
+            return true
         }
+        let chosen = try request.page(of: matching, descending: true, position: \.sequence)
+        return Page(
+            items: chosen.items.map { entry in
+                LoggedMessage(
+                    messageID: String(entry.name[entry.name.index(after: entry.name.lastIndex(of: "/")!)...]),
+                    name: entry.name, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
+                    requestBody: entry.requestBody, deliveries: entry.deliveryNumbers.compactMap { deliveries[$0] },
+                    sequence: entry.sequence)
+            },
+            nextPageToken: chosen.nextPageToken)
     }
 }

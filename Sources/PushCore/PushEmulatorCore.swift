@@ -305,13 +305,19 @@ public final class PushEmulatorCore: Sendable {
     public func messages(
         project: String, filter: MessageLogFilter = MessageLogFilter(), page: PageRequest = PageRequest()
     ) throws(PagingError) -> Page<LoggedMessage> {
-        let messages = state.withLock { state -> [LoggedMessage] in
+        let result = state.withLock { state -> Result<Page<LoggedMessage>, PagingError> in
             let now = state.clock.now
             state.projects[project]?.expireDue(at: now)
-            guard let projectState = state.projects[project] else { return [] }
-            return projectState.log.messages(matching: filter, deliveries: projectState.deliveries)
+            // An unknown project reads as an empty one, paging errors included.
+            let projectState = state.projects[project] ?? ProjectState(projectID: project)
+            do throws(PagingError) {
+                return .success(
+                    try projectState.log.page(matching: filter, deliveries: projectState.deliveries, page: page))
+            } catch {
+                return .failure(error)
+            }
         }
-        return try page.page(of: messages, descending: true, position: \.sequence)
+        return try result.get()
     }
 
     /// Empties the project's message log (stored deliveries stay queued).

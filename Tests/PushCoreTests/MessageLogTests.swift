@@ -38,6 +38,23 @@ final class MessageLogTests: XCTestCase {
         let pendingForB = try core.messages(project: "demo", filter: MessageLogFilter(token: "b", state: .pending))
         XCTAssertEqual(pendingForB.items.count, 1)
         XCTAssertEqual(try core.messages(project: "other").items, [])
+        XCTAssertThrowsError(try core.messages(project: "other", page: PageRequest(token: "x")))
+    }
+
+    func testFilteredPagesHoldOnlyMatchingMessages() throws {
+        let core = makeCore()
+        register(core, token: "a")
+        register(core, token: "b")
+        let toB = (0..<5).map { _ -> String in
+            sendFCM(core, to: .token("a"))
+            return sendFCM(core, to: .token("b")).sent!.name
+        }
+        let first = try core.messages(project: "demo", filter: MessageLogFilter(token: "b"), page: PageRequest(size: 3))
+        XCTAssertEqual(first.items.map(\.name), [toB[4], toB[3], toB[2]])
+        let rest = try core.messages(
+            project: "demo", filter: MessageLogFilter(token: "b"), page: PageRequest(size: 3, token: first.nextPageToken))
+        XCTAssertEqual(rest.items.map(\.name), [toB[1], toB[0]])
+        XCTAssertNil(rest.nextPageToken)
     }
 
     func testPagesStayCorrectWhenMessagesArriveBetweenCalls() throws {
