@@ -85,6 +85,10 @@ final class Connection: LoopHandler {
                     detect(bytes)
                 }
                 flush()
+                // A short plain read drained the socket: skip the read that would only say EAGAIN
+                // (epoll is level-triggered and reports anything that arrives later). TLS may
+                // still hold decrypted bytes, so it reads on.
+                if tls == nil && count < context.readBuffer.count { return }
             }
         }
     }

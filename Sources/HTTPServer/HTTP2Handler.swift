@@ -11,9 +11,13 @@ final class HTTP2Handler: ConnectionProtocol {
     private var streams: [Int32: HTTP2Stream] = [:]
     private var shuttingDown = false
     private var failed = false
+    private let maxHeaderBytes: Int
+    private let maxBodyBytes: Int
 
     init(connection: Connection) {
         self.connection = connection
+        maxHeaderBytes = connection.context.configuration.maxHeaderBytes
+        maxBodyBytes = connection.context.configuration.maxBodyBytes
         session = Self.makeSession(for: self)
         submitSettings()
     }
@@ -35,7 +39,7 @@ final class HTTP2Handler: ConnectionProtocol {
         stream.authority = request.authority
         stream.headers = request.headers
         stream.body = request.body
-        streams[1] = stream
+        add(stream)
         dispatch(stream)
     }
 
@@ -79,6 +83,8 @@ final class HTTP2Handler: ConnectionProtocol {
         defer { nghttp2_option_del(options) }
         // Cap how many streams a client may open before reading our answers (memory bound).
         nghttp2_option_set_max_outbound_ack(options, 1000)
+        // Nothing here uses RFC 7540 priorities, so closed streams need not be kept for the tree.
+        nghttp2_option_set_no_closed_streams(options, 1)
         var session: OpaquePointer?
         let result = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(handler).toOpaque(), options)
         precondition(result == 0 && session != nil, "nghttp2_session_server_new2 failed: \(result)")
@@ -92,6 +98,8 @@ final class HTTP2Handler: ConnectionProtocol {
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: configuration.maxConcurrentStreams),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1_048_576),
+            // No RFC 7540 dependency tree to maintain per stream (RFC 9218 scheduling instead).
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         // Let request bodies flow without waiting for per-connection WINDOW_UPDATEs.
@@ -172,34 +180,46 @@ final class HTTP2Handler: ConnectionProtocol {
     private func beginHeaders(_ frame: UnsafePointer<nghttp2_frame>) {
         guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
               frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return }
-        let id = frame.pointee.hd.stream_id
-        streams[id] = HTTP2Stream(id: id, handler: self)
+        add(HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self))
+    }
+
+    /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
+    /// without a dictionary lookup (`streams` holds it until `streamClosed`).
+    private func add(_ stream: HTTP2Stream) {
+        streams[stream.id] = stream
+        nghttp2_session_set_stream_user_data(session, stream.id, Unmanaged.passUnretained(stream).toOpaque())
+    }
+
+    /// The open stream with this id, or nil.
+    private func stream(_ id: Int32) -> HTTP2Stream? {
+        guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return nil }
+        return Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[frame.pointee.hd.stream_id], !stream.dispatched else { return }
+        guard let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
         stream.headerBytes += name.count + value.count + 32
-        if stream.headerBytes > connection.context.configuration.maxHeaderBytes {
+        if stream.headerBytes > maxHeaderBytes {
             stream.rejection = 431
             return
         }
-        let valueText = String(decoding: value, as: UTF8.self)
         if name.first == UInt8(ascii: ":") {
-            switch String(decoding: name, as: UTF8.self) {
-            case ":method": stream.method = valueText
-            case ":path": stream.path = valueText
-            case ":authority": stream.authority = valueText
+            // nghttp2 has validated the pseudo-headers; only these three are kept.
+            switch (name.count, name.count > 1 ? name[1] : 0) {
+            case (7, UInt8(ascii: "m")): stream.method = String(decoding: value, as: UTF8.self)
+            case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
+            case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
             default: break
             }
         } else {
             // nghttp2 has already rejected upper-case names.
-            stream.headers.addLowercased(String(decoding: name, as: UTF8.self), valueText)
+            stream.headers.addLowercased(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
         }
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], stream.rejection == nil else { return }
-        if stream.body.count + bytes.count > connection.context.configuration.maxBodyBytes {
+        guard let stream = stream(streamID), stream.rejection == nil else { return }
+        if stream.body.count + bytes.count > maxBodyBytes {
             stream.rejection = 413
             stream.body = []
             // Answer now rather than reading a body we will not use.
@@ -213,7 +233,7 @@ final class HTTP2Handler: ConnectionProtocol {
         let type = frame.pointee.hd.type
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
               frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-              let stream = streams[frame.pointee.hd.stream_id], !stream.dispatched else { return }
+              let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
         dispatch(stream)
     }
 
@@ -248,29 +268,30 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func submit(_ response: HTTPResponse, for stream: HTTP2Stream, head: Bool) {
-        var fields: [(String, String)] = [(":status", String(response.status))]
-        for (name, value) in response.headers where !Self.connectionSpecific.contains(name) {
-            fields.append((name, value))
-        }
+        let contentLength: Int?
         var hasBody = true
         switch response.body {
         case .bytes(let bytes):
-            fields.append(("content-length", String(bytes.count)))
+            contentLength = bytes.count
             stream.pending = head ? [] : bytes
             stream.bodyComplete = true
             hasBody = !head && !bytes.isEmpty
         case .stream:
+            contentLength = nil
             stream.bodyComplete = false
         }
+        // The stream is the data source: `streams` keeps it alive for as long as nghttp2 may read.
         var provider = nghttp2_data_provider(
-            source: nghttp2_data_source(ptr: nil),
-            read_callback: { session, streamID, buffer, length, flags, _, userData in
-                guard let userData, let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-                return Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue()
-                    .readBody(streamID, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
+            source: nghttp2_data_source(ptr: Unmanaged.passUnretained(stream).toOpaque()),
+            read_callback: { _, _, buffer, length, flags, source, _ in
+                guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+                return HTTP2Handler.readBody(
+                    Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue(),
+                    UnsafeMutableRawBufferPointer(start: buffer, count: length), flags
+                )
             }
         )
-        Self.withNameValuePairs(fields) { pairs in
+        HTTP2ResponseHead.withNameValuePairs(status: response.status, headers: response.headers, contentLength: contentLength) { pairs in
             if hasBody {
                 _ = nghttp2_submit_response(session, stream.id, pairs.baseAddress, pairs.count, &provider)
             } else {
@@ -284,8 +305,7 @@ final class HTTP2Handler: ConnectionProtocol {
         }
     }
 
-    private func readBody(_ streamID: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ flags: UnsafeMutablePointer<UInt32>) -> Int {
-        guard let stream = streams[streamID] else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    private static func readBody(_ stream: HTTP2Stream, _ buffer: UnsafeMutableRawBufferPointer, _ flags: UnsafeMutablePointer<UInt32>) -> Int {
         let count = min(buffer.count, stream.pendingCount)
         if count > 0 {
             stream.pending.withUnsafeBytes { source in
@@ -321,30 +341,5 @@ final class HTTP2Handler: ConnectionProtocol {
         stream.pending = []
         stream.pendingStart = 0
         connection.flush()
-    }
-
-    private static let connectionSpecific: Set<String> = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "content-length"]
-
-    /// Lays the fields out in one buffer and points nghttp2 name/value pairs into it
-    /// (nghttp2 copies them during the call).
-    private static func withNameValuePairs(_ fields: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
-        var ranges: [(Int, Int, Int, Int)] = []
-        ranges.reserveCapacity(fields.count)
-        for (name, value) in fields {
-            let nameStart = bytes.count
-            bytes += name.utf8
-            let valueStart = bytes.count
-            bytes += value.utf8
-            ranges.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
-        }
-        bytes.withUnsafeMutableBufferPointer { storage in
-            let base = storage.baseAddress ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-            var pairs = ranges.map { range in
-                nghttp2_nv(name: base + range.0, value: base + range.2, namelen: range.1, valuelen: range.3, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-            }
-            pairs.withUnsafeMutableBufferPointer { body($0) }
-        }
     }
 }

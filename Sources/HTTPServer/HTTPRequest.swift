@@ -28,7 +28,7 @@ public struct HTTPRequest: Sendable {
         remoteAddress: String = "-"
     ) {
         self.method = method
-        if let mark = target.firstIndex(of: "?") {
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             path = String(target[..<mark])
             query = String(target[target.index(after: mark)...])
         } else {
@@ -64,9 +64,13 @@ public struct HTTPRequest: Sendable {
 enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` when asked); nil when an escape is malformed.
     static func decode(_ text: Substring, plusAsSpace: Bool = false) -> String? {
-        let utf8 = text.utf8
+        decode(text.utf8, plusAsSpace: plusAsSpace)
+    }
+
+    /// Decodes `%XX` escapes (and `+` when asked) in UTF-8 bytes; nil when an escape is malformed.
+    static func decode<Bytes: Collection<UInt8>>(_ utf8: Bytes, plusAsSpace: Bool = false) -> String? {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
+            return String(decoding: utf8, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)

@@ -7,8 +7,10 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// over `{param}`.
 public struct Router: Sendable {
     private enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter(name: String, verb: String?)
+        /// The segment's bytes.
+        case literal([UInt8])
+        /// `verb` holds the suffix's bytes with its leading `:`.
+        case parameter(name: String, verb: [UInt8]?)
 
         var rank: Int {
             switch self {
@@ -42,11 +44,14 @@ public struct Router: Sendable {
 
     /// Adds a route.
     public mutating func add(_ method: String, _ template: String, _ handler: @escaping HTTPHandler) {
-        let segments = Self.split(template).map { part -> Segment in
-            guard part.hasPrefix("{"), let close = part.firstIndex(of: "}") else { return .literal(String(part)) }
-            let name = String(part[part.index(after: part.startIndex)..<close])
+        let parts = template.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        let segments = parts.map { part -> Segment in
+            guard part.first == UInt8(ascii: "{"), let close = part.firstIndex(of: UInt8(ascii: "}")) else {
+                return .literal(Array(part))
+            }
+            let name = String(decoding: part[part.index(after: part.startIndex)..<close], as: UTF8.self)
             let rest = part[part.index(after: close)...]
-            return .parameter(name: name, verb: rest.hasPrefix(":") ? String(rest.dropFirst()) : nil)
+            return .parameter(name: name, verb: rest.first == UInt8(ascii: ":") ? Array(rest) : nil)
         }
         routes.append(Route(method: method, segments: segments, handler: handler))
         // Most specific first, so that the first match is the right one.
@@ -60,41 +65,87 @@ public struct Router: Sendable {
 
     /// Answers a request with the matching route's handler, or 404/405.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let parts = Self.split(request.path)
+        var path = request.path
+        // Matching works on the path's bytes in place: every request walks the route list, so it
+        // must not allocate until a route has matched.
+        let found: (route: Route, parameters: [String: String])?
         var allowed: [String] = []
-        for route in routes {
-            guard let parameters = Self.match(route.segments, parts) else { continue }
-            if route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
-                var request = request
-                request.pathParameters = parameters
-                return route.handler(request)
+        found = path.withUTF8 { bytes in
+            let partCount = bytes.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 }
+            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: partCount) { parts in
+                Self.splitSegments(bytes, into: parts)
+                for route in routes where Self.matches(route.segments, bytes, parts) {
+                    // A malformed percent escape in a parameter means this route does not match.
+                    guard let parameters = Self.parameters(route.segments, bytes, parts) else { continue }
+                    if route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
+                        return (route, parameters)
+                    }
+                    if !allowed.contains(route.method) { allowed.append(route.method) }
+                }
+                return nil
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if let found {
+            var request = request
+            request.pathParameters = found.parameters
+            return found.route.handler(request)
         }
         return allowed.isEmpty ? notFound(request) : methodNotAllowed(request, allowed)
     }
 
-    private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    /// The byte ranges of the path's segments after the first `/` (one per `/`).
+    private static func splitSegments(_ bytes: UnsafeBufferPointer<UInt8>, into parts: UnsafeMutableBufferPointer<Range<Int>>) {
+        var index = 0
+        var start = -1
+        for position in bytes.indices where bytes[position] == UInt8(ascii: "/") {
+            if start >= 0 {
+                parts[index] = start..<position
+                index += 1
+            }
+            start = position + 1
+        }
+        if start >= 0 { parts[index] = start..<bytes.count }
     }
 
-    private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
-        var parameters: [String: String] = [:]
+    /// True when the path has the template's shape (parameters are not decoded yet).
+    private static func matches(_ segments: [Segment], _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeMutableBufferPointer<Range<Int>>) -> Bool {
+        guard segments.count == parts.count else { return false }
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case .literal(let literal):
-                guard part == literal else { return nil }
-            case .parameter(let name, let verb):
-                var value = part
-                if let verb {
-                    guard part.hasSuffix(":" + verb) else { return nil }
-                    value = part.dropLast(verb.utf8.count + 1)
+                guard equal(bytes, part, literal) else { return false }
+            case .parameter(_, let verb):
+                guard let verb else {
+                    if part.isEmpty { return false }
+                    continue
                 }
-                guard !value.isEmpty, let decoded = PercentDecoding.decode(value) else { return nil }
-                parameters[name] = decoded
+                guard part.count > verb.count, equal(bytes, part.upperBound - verb.count..<part.upperBound, verb) else { return false }
             }
         }
+        return true
+    }
+
+    /// The decoded parameters of a path that `matches` the template, or nil when one is malformed.
+    private static func parameters(_ segments: [Segment], _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeMutableBufferPointer<Range<Int>>) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            guard case .parameter(let name, let verb) = segment else { continue }
+            let value = UnsafeBufferPointer(rebasing: bytes[part.lowerBound..<part.upperBound - (verb?.count ?? 0)])
+            guard let decoded = PercentDecoding.decode(value) else { return nil }
+            parameters[name] = decoded
+        }
         return parameters
+    }
+
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: [UInt8]) -> Bool {
+        guard range.count == literal.count else { return false }
+        return literal.withUnsafeBufferPointer { literal in
+            var index = 0
+            while index < literal.count {
+                if bytes[range.lowerBound + index] != literal[index] { return false }
+                index += 1
+            }
+            return true
+        }
     }
 }

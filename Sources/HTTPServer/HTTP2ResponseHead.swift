@@ -1,0 +1,92 @@
+import CNGHTTP2
+
+/// The header block of an HTTP/2 response, laid out for `nghttp2_submit_response`.
+enum HTTP2ResponseHead {
+    /// Lays `:status`, the headers (minus connection-specific ones) and `content-length` out in one
+    /// temporary buffer and points nghttp2 name/value pairs into it; nghttp2 copies them during
+    /// `body`, so nothing here outlives the call.
+    static func withNameValuePairs(
+        status: Int, headers: HTTPHeaders, contentLength: Int?, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
+    ) {
+        let statusText = status >= 100 && status <= 999 ? nil : String(status)
+        var byteCount = 7 + (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 14 + 20)
+        for (name, value) in headers { byteCount += name.utf8.count + value.utf8.count }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { bytes in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: headers.count + 2) { pairs in
+                var writer = Writer(bytes: bytes, pairs: pairs)
+                writer.append(name: ":status") { out in
+                    if let statusText { return out.copy(statusText.utf8) }
+                    out[0] = UInt8(ascii: "0") + UInt8(status / 100)
+                    out[1] = UInt8(ascii: "0") + UInt8(status / 10 % 10)
+                    out[2] = UInt8(ascii: "0") + UInt8(status % 10)
+                    return 3
+                }
+                for (name, value) in headers where !isConnectionSpecific(name) {
+                    writer.append(name: name) { $0.copy(value.utf8) }
+                }
+                if let contentLength {
+                    writer.append(name: "content-length") { $0.writeDecimal(contentLength) }
+                }
+                body(UnsafeMutableBufferPointer(rebasing: pairs[..<writer.pairCount]))
+            }
+        }
+    }
+
+    /// Headers that describe the HTTP/1.1 connection or framing; HTTP/2 forbids or replaces them.
+    static func isConnectionSpecific(_ name: String) -> Bool {
+        // The length check first: most names are ruled out without comparing text.
+        switch name.utf8.count {
+        case 7: name == "upgrade"
+        case 10: name == "connection" || name == "keep-alive"
+        case 14: name == "content-length"
+        case 16: name == "proxy-connection"
+        case 17: name == "transfer-encoding"
+        default: false
+        }
+    }
+
+    private struct Writer {
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+        let pairs: UnsafeMutableBufferPointer<nghttp2_nv>
+        var byteCount = 0
+        var pairCount = 0
+
+        /// Appends a pair whose value `writeValue` puts at the start of the buffer it gets,
+        /// returning its length.
+        mutating func append(name: String, _ writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+            let nameStart = byteCount
+            byteCount += UnsafeMutableBufferPointer(rebasing: bytes[byteCount...]).copy(name.utf8)
+            let valueStart = byteCount
+            byteCount += writeValue(UnsafeMutableBufferPointer(rebasing: bytes[byteCount...]))
+            let base = bytes.baseAddress!
+            pairs[pairCount] = nghttp2_nv(
+                name: base + nameStart, value: base + valueStart,
+                namelen: valueStart - nameStart, valuelen: byteCount - valueStart, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+            )
+            pairCount += 1
+        }
+    }
+}
+
+extension UnsafeMutableBufferPointer<UInt8> {
+    /// Copies the bytes to the start of the buffer; returns how many.
+    fileprivate func copy(_ source: String.UTF8View) -> Int {
+        initialize(from: source).1
+    }
+
+    /// Writes a non-negative number in decimal at the start of the buffer; returns how many digits.
+    fileprivate func writeDecimal(_ value: Int) -> Int {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var remaining = value
+        for index in stride(from: digits - 1, through: 0, by: -1) {
+            self[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        return digits
+    }
+}
