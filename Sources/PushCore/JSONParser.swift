@@ -229,6 +229,14 @@ private struct Parser {
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // "
         var runStart = index
+        // Most strings are plain ASCII: skip over those bytes in a tight loop first.
+        var position = index
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
+            position += 1
+        }
+        index = position
         var escaped = false
         scratch.removeAll(keepingCapacity: true)
         while index < bytes.count {

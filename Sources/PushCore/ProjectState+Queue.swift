@@ -6,25 +6,31 @@ extension ProjectState {
         _ delivery: Delivery, now: Timestamp, configuration: PushCoreConfiguration
     ) -> (Delivery, [StreamSubscriber]) {
         var delivery = delivery
-        // Taken out while it changes, so that appending to its queue does not copy the queue.
-        guard var device = devices.removeValue(forKey: delivery.token) else { return (delivery, []) }
-        defer { devices[device.token] = device }
-        let subscribers = streams[device.token] ?? []
+        // The device is changed in place, through its position: one hash of its token per send.
+        guard let slot = devices.index(forKey: delivery.token) else { return (delivery, []) }
         var notified = [StreamSubscriber]()
         if !delivery.isNowOrNever, delivery.isExpired(at: now) {
             delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
-        } else if device.isConnected {
-            let event = deliver(&delivery, to: device, at: now)
+        } else if devices.values[slot].isConnected {
+            let subscribers = streams[delivery.token] ?? []
+            let event = deliver(&delivery, to: devices.values[slot], at: now)
             for subscriber in subscribers { subscriber.post([event]) }
             notified = subscribers
         } else if delivery.isNowOrNever {
             delivery.move(to: .dropped, at: now, reason: "apns-expiration 0 and the device is offline")
-        } else if delivery.origin == .fcm, isOfflineTooLong(device, at: now, configuration: configuration) {
+        } else if delivery.origin == .fcm, isOfflineTooLong(devices.values[slot], at: now, configuration: configuration) {
             delivery.move(to: .deleted, at: now, reason: DeletionReason.offlineTooLong.rawValue)
-            owe(1, reason: .offlineTooLong, by: &device)
+            Self.owe(1, reason: .offlineTooLong, by: &devices.values[slot])
         } else {
-            collapsePending(of: &device, replacedBy: delivery, at: now)
-            device.pendingDeliveryNumbers.append(delivery.number)
+            // Most sends carry no collapse id and skip the scan, which would make a long queue quadratic.
+            if delivery.collapseID != nil || delivery.origin == .apns {
+                // Taken out while it changes, so that its queue is not copied.
+                var device = devices.values[slot]
+                devices.values[slot].pendingDeliveryNumbers = []
+                collapsePending(of: &device, replacedBy: delivery, at: now)
+                devices.values[slot] = device
+            }
+            devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
         }
         deliveries[delivery.number] = delivery
         return (delivery, notified)
@@ -45,7 +51,7 @@ extension ProjectState {
         if let reason {
             for number in fcmPending { deliveries[number]?.move(to: .deleted, at: now, reason: reason.rawValue) }
             device.pendingDeliveryNumbers.removeAll { fcmPending.contains($0) }
-            owe(fcmPending.count, reason: reason, by: &device)
+            Self.owe(fcmPending.count, reason: reason, by: &device)
         }
         var events = [DeviceEvent]()
         if let owed = device.owedDeletion {
@@ -89,8 +95,6 @@ extension ProjectState {
     /// A stored delivery with the same collapse id — or, for the APNs API, the same topic
     /// (Apple stores one notification per app) — gives way to the new one.
     private mutating func collapsePending(of device: inout Device, replacedBy newer: Delivery, at now: Timestamp) {
-        // Most sends carry no collapse id: skip the scan, which would make a long queue quadratic.
-        guard newer.collapseID != nil || newer.origin == .apns else { return }
         device.pendingDeliveryNumbers.removeAll { number in
             guard let older = deliveries[number] else { return false }
             let sameCollapseID = newer.collapseID != nil && older.collapseID == newer.collapseID
@@ -107,7 +111,7 @@ extension ProjectState {
             > configuration.offlineLimitSeconds * 1000
     }
 
-    private func owe(_ count: Int, reason: DeletionReason, by device: inout Device) {
+    private static func owe(_ count: Int, reason: DeletionReason, by device: inout Device) {
         guard count > 0 else { return }
         device.owedDeletion = Device.OwedDeletion(reason: reason, count: (device.owedDeletion?.count ?? 0) + count)
     }
