@@ -25,10 +25,19 @@ public enum AuthMode: String, Sendable, CaseIterable {
     /// `Bearer <token>`, the scheme in any case, the token not blank. Read byte by byte: every
     /// send passes here.
     static func isBearer(_ header: String) -> Bool {
+        header.utf8.withContiguousStorageIfAvailable(isBearer) ?? Array(header.utf8).withUnsafeBufferPointer(isBearer)
+    }
+
+    private static func isBearer(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let space = UInt8(ascii: " ")
-        let text = header.utf8.drop(while: { $0 == space })
-        let scheme = text.prefix(while: { $0 != space })
-        guard scheme.count == 6, zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return false }
-        return text.dropFirst(6).contains(where: { $0 != space })
+        var start = 0
+        while start < bytes.count, bytes[start] == space { start += 1 }
+        let scheme: StaticString = "bearer"
+        guard bytes.count - start > scheme.utf8CodeUnitCount else { return false }
+        for offset in 0..<scheme.utf8CodeUnitCount where bytes[start + offset] | 0x20 != scheme.utf8Start[offset] {
+            return false
+        }
+        let rest = start + scheme.utf8CodeUnitCount
+        return bytes[rest] == space && bytes[(rest + 1)...].contains { $0 != space }
     }
 }

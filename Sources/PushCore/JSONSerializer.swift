@@ -51,21 +51,24 @@ public enum JSONSerializer {
     /// Appends `text` as a quoted, escaped JSON string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(0x22)
-        var text = text
-        // Native strings are contiguous; makeContiguousUTF8 covers bridged or lazy ones.
-        text.makeContiguousUTF8()
-        text.utf8.withContiguousStorageIfAvailable { units in
-            var runStart = 0
-            for position in 0..<units.count {
-                let unit = units[position]
-                guard unit < 0x20 || unit == 0x22 || unit == 0x5C else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<position]))
-                appendEscape(for: unit, to: &output)
-                runStart = position + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
+        // Native strings, small ones included, lend their bytes; others are copied once.
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0, into: &output) }
         }
         output.append(0x22)
+    }
+
+    /// Appends `units` with `"`, `\` and control characters escaped, in runs between them.
+    private static func writeEscaped(_ units: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var runStart = 0
+        for position in 0..<units.count {
+            let unit = units[position]
+            guard unit < 0x20 || unit == 0x22 || unit == 0x5C else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<position]))
+            appendEscape(for: unit, to: &output)
+            runStart = position + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
     }
 
     private static func appendEscape(for unit: UInt8, to output: inout [UInt8]) {
