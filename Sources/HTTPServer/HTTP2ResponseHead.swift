@@ -71,7 +71,12 @@ enum HTTP2ResponseHead {
 extension UnsafeMutableBufferPointer<UInt8> {
     /// Copies the bytes to the start of the buffer; returns how many.
     fileprivate func copy(_ source: String.UTF8View) -> Int {
-        initialize(from: source).1
+        // One block copy where the string has contiguous bytes (nearly always), not a byte-by-byte walk.
+        source.withContiguousStorageIfAvailable { bytes in
+            guard let from = bytes.baseAddress, let to = baseAddress else { return 0 }
+            to.initialize(from: from, count: bytes.count)
+            return bytes.count
+        } ?? initialize(from: source).1
     }
 
     /// Writes a non-negative number in decimal at the start of the buffer; returns how many digits.

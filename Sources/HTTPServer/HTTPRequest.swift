@@ -19,7 +19,7 @@ public struct HTTPRequest: Sendable {
     /// The client's address, e.g. `127.0.0.1:50412`.
     public var remoteAddress: String
     /// Parameters the router matched in the path template (percent-decoded).
-    public var pathParameters: [String: String] = [:]
+    public var pathParameters = PathParameters()
 
     /// Makes a request; `target` is split into path and query.
     public init(
@@ -28,9 +28,13 @@ public struct HTTPRequest: Sendable {
         remoteAddress: String = "-"
     ) {
         self.method = method
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            path = String(target[..<mark])
-            query = String(target[target.index(after: mark)...])
+        // Searched in the contiguous bytes: through the string's views every request would pay
+        // a per-character walk.
+        var target = target
+        if let mark = target.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) {
+            let index = target.utf8.index(target.utf8.startIndex, offsetBy: mark)
+            path = String(target[..<index])
+            query = String(target[target.utf8.index(after: index)...])
         } else {
             path = target
             query = ""

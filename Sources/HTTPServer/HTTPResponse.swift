@@ -26,10 +26,14 @@ public struct HTTPResponse: Sendable {
 
     /// A response with a JSON body.
     public static func json(_ status: Int, _ body: [UInt8], headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        // Most JSON answers have no other header: they share one header list.
+        guard headers.count > 0 else { return HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(body)) }
         var headers = headers
         headers.set("content-type", "application/json; charset=UTF-8")
         return HTTPResponse(status: status, headers: headers, body: .bytes(body))
     }
+
+    private static let jsonHeaders: HTTPHeaders = ["content-type": "application/json; charset=UTF-8"]
 
     /// A response with a JSON body given as text.
     public static func json(_ status: Int, _ text: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {

@@ -68,7 +68,7 @@ public struct Router: Sendable {
         var path = request.path
         // Matching works on the path's bytes in place: every request walks the route list, so it
         // must not allocate until a route has matched.
-        let found: (route: Route, parameters: [String: String])?
+        let found: (route: Route, parameters: PathParameters)?
         var allowed: [String] = []
         found = path.withUTF8 { bytes in
             let partCount = bytes.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 }
@@ -126,13 +126,13 @@ public struct Router: Sendable {
     }
 
     /// The decoded parameters of a path that `matches` the template, or nil when one is malformed.
-    private static func parameters(_ segments: [Segment], _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeMutableBufferPointer<Range<Int>>) -> [String: String]? {
-        var parameters: [String: String] = [:]
+    private static func parameters(_ segments: [Segment], _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeMutableBufferPointer<Range<Int>>) -> PathParameters? {
+        var parameters = PathParameters()
         for (segment, part) in zip(segments, parts) {
             guard case .parameter(let name, let verb) = segment else { continue }
             let value = UnsafeBufferPointer(rebasing: bytes[part.lowerBound..<part.upperBound - (verb?.count ?? 0)])
             guard let decoded = PercentDecoding.decode(value) else { return nil }
-            parameters[name] = decoded
+            parameters.append(name: name, value: decoded)
         }
         return parameters
     }

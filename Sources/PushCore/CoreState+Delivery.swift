@@ -4,7 +4,16 @@ extension CoreState {
     mutating func makeDelivery(
         _ notification: APNsNotification, messageName: String, device: Device, origin: DeliveryOrigin, now: Timestamp
     ) -> Delivery {
-        let expiration = notification.headers.value(named: "apns-expiration")
+        // One pass over the headers, which are lowercase already.
+        var expiration: String?
+        var hasCollapseID = false
+        for field in notification.headers {
+            switch field.name {
+            case "apns-expiration": expiration = expiration ?? field.value
+            case "apns-collapse-id": hasCollapseID = true
+            default: break
+            }
+        }
         let isNowOrNever = expiration == "0"
         let expiresAt =
             isNowOrNever
@@ -14,7 +23,8 @@ extension CoreState {
         defer { nextDeliveryNumber += 1 }
         return Delivery(
             number: nextDeliveryNumber, messageName: messageName, token: device.token, origin: origin,
-            enqueuedAt: now, expiresAt: expiresAt, isNowOrNever: isNowOrNever, notification: notification,
+            enqueuedAt: now, expiresAt: expiresAt, isNowOrNever: isNowOrNever, hasCollapseID: hasCollapseID,
+            notification: notification,
             presentedAppState: device.appState)
     }
 }

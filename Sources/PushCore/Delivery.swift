@@ -14,6 +14,8 @@ public struct Delivery: Sendable, Equatable {
     public let expiresAt: Timestamp
     /// `apns-expiration: 0`: delivered only if the device is online at send time.
     public let isNowOrNever: Bool
+    /// Whether the notification has an `apns-collapse-id` (known without a scan of its headers).
+    let hasCollapseID: Bool
     /// What the device receives.
     public let notification: APNsNotification
     /// The app state the presentation notes are for: the device's at send time, then at delivery.
@@ -24,7 +26,8 @@ public struct Delivery: Sendable, Equatable {
 
     init(
         number: Int, messageName: String, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
-        expiresAt: Timestamp, isNowOrNever: Bool, notification: APNsNotification, presentedAppState: AppState
+        expiresAt: Timestamp, isNowOrNever: Bool, hasCollapseID: Bool, notification: APNsNotification,
+        presentedAppState: AppState
     ) {
         self.number = number
         self.messageName = messageName
@@ -33,6 +36,7 @@ public struct Delivery: Sendable, Equatable {
         self.enqueuedAt = enqueuedAt
         self.expiresAt = expiresAt
         self.isNowOrNever = isNowOrNever
+        self.hasCollapseID = hasCollapseID
         self.notification = notification
         self.presentedAppState = presentedAppState
     }

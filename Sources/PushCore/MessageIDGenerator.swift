@@ -12,6 +12,20 @@ public struct MessageIDGenerator: Sendable {
     /// The next id.
     public mutating func make() -> String {
         defer { next += 1 }
-        return String(next)
+        // Every send makes one: the digits are written directly rather than through `String(_:)`.
+        var value = next
+        var digits = 1
+        while value >= 10 {
+            value /= 10
+            digits += 1
+        }
+        return String(unsafeUninitializedCapacity: digits) { buffer in
+            var rest = next
+            for index in stride(from: digits - 1, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            return digits
+        }
     }
 }

@@ -3,27 +3,28 @@ extension ProjectState {
     /// Stores or hands over a new delivery for the device `delivery.token`. Returns the streams
     /// that got an event, to be drained outside the lock.
     mutating func enqueue(
-        _ delivery: Delivery, now: Timestamp, configuration: PushCoreConfiguration
+        _ delivery: consuming Delivery, now: Timestamp, configuration: PushCoreConfiguration
     ) -> (Delivery, [StreamSubscriber]) {
-        var delivery = delivery
         // The device is changed in place, through its position: one hash of its token per send.
         guard let slot = devices.index(forKey: delivery.token) else { return (delivery, []) }
+        // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
+        let (isConnected, offlineSince) = Self.read(&devices.values[slot]) { ($0.isConnected, $0.offlineSince) }
         var notified = [StreamSubscriber]()
         if !delivery.isNowOrNever, delivery.isExpired(at: now) {
             delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
-        } else if devices.values[slot].isConnected {
+        } else if isConnected {
             let subscribers = streams[delivery.token] ?? []
             let event = deliver(&delivery, to: devices.values[slot], at: now)
             for subscriber in subscribers { subscriber.post([event]) }
             notified = subscribers
         } else if delivery.isNowOrNever {
             delivery.move(to: .dropped, at: now, reason: "apns-expiration 0 and the device is offline")
-        } else if delivery.origin == .fcm, isOfflineTooLong(devices.values[slot], at: now, configuration: configuration) {
+        } else if delivery.origin == .fcm, isOfflineTooLong(since: offlineSince, at: now, configuration: configuration) {
             delivery.move(to: .deleted, at: now, reason: DeletionReason.offlineTooLong.rawValue)
             Self.owe(1, reason: .offlineTooLong, by: &devices.values[slot])
         } else {
             // Most sends carry no collapse id and skip the scan, which would make a long queue quadratic.
-            if delivery.collapseID != nil || delivery.origin == .apns {
+            if delivery.hasCollapseID || delivery.origin == .apns {
                 // Taken out while it changes, so that its queue is not copied.
                 var device = devices.values[slot]
                 devices.values[slot].pendingDeliveryNumbers = []
@@ -36,6 +37,10 @@ extension ProjectState {
         return (delivery, notified)
     }
 
+    private static func read<Value>(_ device: inout Device, _ body: (Device) -> Value) -> Value {
+        body(device)
+    }
+
     /// Applies the connect rules to a device and returns what it receives, in order.
     mutating func connect(token: String, now: Timestamp, configuration: PushCoreConfiguration) -> [DeviceEvent] {
         guard var device = devices.removeValue(forKey: token) else { return [] }
@@ -43,7 +48,7 @@ extension ProjectState {
         expireDue(on: &device, at: now)
         let fcmPending = device.pendingDeliveryNumbers.filter { deliveries[$0]?.origin == .fcm }
         var reason: DeletionReason?
-        if !fcmPending.isEmpty, isOfflineTooLong(device, at: now, configuration: configuration) {
+        if !fcmPending.isEmpty, isOfflineTooLong(since: device.offlineSince, at: now, configuration: configuration) {
             reason = .offlineTooLong
         } else if fcmPending.count > configuration.maxPending {
             reason = .tooManyPending
@@ -106,8 +111,8 @@ extension ProjectState {
         }
     }
 
-    private func isOfflineTooLong(_ device: Device, at now: Timestamp, configuration: PushCoreConfiguration) -> Bool {
-        now.millisecondsSinceEpoch - device.offlineSince.millisecondsSinceEpoch
+    private func isOfflineTooLong(since offlineSince: Timestamp, at now: Timestamp, configuration: PushCoreConfiguration) -> Bool {
+        now.millisecondsSinceEpoch - offlineSince.millisecondsSinceEpoch
             > configuration.offlineLimitSeconds * 1000
     }
 

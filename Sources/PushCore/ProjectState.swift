@@ -10,6 +10,9 @@ struct ProjectState: Sendable {
     }
 
     let projectID: String
+    /// The sender id derived from the project id (used unless `--sender-id` sets one); every
+    /// send writes it into its payload.
+    let derivedSenderID: String
     var devices: [String: Device] = [:]
     var tokenByAPNsToken: [String: String] = [:]
     var uninstalledTokens: [String: Timestamp] = [:]
@@ -25,6 +28,7 @@ struct ProjectState: Sendable {
 
     init(projectID: String) {
         self.projectID = projectID
+        self.derivedSenderID = SenderID.derived(fromProjectID: projectID)
     }
 
     /// Devices in registration order.
@@ -33,7 +37,8 @@ struct ProjectState: Sendable {
     func resolve(_ target: MessageTarget, mode: TokenMode) -> Resolution {
         switch target {
         case .token(let token), .fid(let token):
-            if devices[token] != nil { return .devices([token]) }
+            // By position: `devices[token] != nil` would copy the device out.
+            if devices.index(forKey: token) != nil { return .devices([token]) }
             if let at = uninstalledTokens[token] { return .unregistered(since: at) }
             guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .invalid }
             return .newDevice(token: token, apnsToken: nil)

@@ -190,33 +190,34 @@ public final class PushEmulatorCore: Sendable {
                 targets = [device]
             }
             let messageID = state.messageIDs.make()
-            let name = "projects/\(project)/messages/\(messageID)"
-            let senderID = state.senderID(forProject: project)
-            var notifications = [APNsNotification]()
+            let name = MessageName.make(project: project, messageID: messageID)
+            let senderID = state.configuration.senderID ?? projectState.derivedSenderID
+            // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
+            let numberBefore = state.nextDeliveryNumber
+            var made = [Delivery]()
+            made.reserveCapacity(targets.count)
             for device in targets {
                 let context = DeliveryContext(
                     messageID: messageID, messageName: name, device: device, senderID: senderID,
                     apnsID: RandomUUID.make(using: &state.random), now: now)
                 switch makeNotification(context) {
-                case .success(let notification): notifications.append(notification)
-                case .failure(let failure): return (.rejected(failure), [])
+                case .success(let notification):
+                    made.append(state.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
+                case .failure(let failure):
+                    state.nextDeliveryNumber = numberBefore
+                    return (.rejected(failure), [])
                 }
             }
+            // Copies of the devices must be gone before their queues grow, or each append copies the queue.
+            targets = []
             if let newDevice { projectState.insert(newDevice) }
             var deliveries = [Delivery]()
+            deliveries.reserveCapacity(made.count)
             var notified = [StreamSubscriber]()
-            // Copies of the devices must be gone before their queues grow, or each append copies the queue.
-            let tokens = targets.map(\.token)
-            targets = []
-            for (token, notification) in zip(tokens, notifications) {
-                let made: Delivery
-                do {
-                    guard let device = projectState.devices[token] else { continue }
-                    made = state.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now)
-                }
-                let (delivery, subscribers) = projectState.enqueue(made, now: now, configuration: state.configuration)
-                deliveries.append(delivery)
-                notified += subscribers
+            for delivery in made {
+                let (stored, subscribers) = projectState.enqueue(delivery, now: now, configuration: state.configuration)
+                deliveries.append(stored)
+                if !subscribers.isEmpty { notified += subscribers }
             }
             let firstNumber = deliveries.first?.number ?? state.nextDeliveryNumber
             // A token target names the device's own copy of the token, so that the log adds none.

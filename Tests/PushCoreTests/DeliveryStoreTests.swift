@@ -8,7 +8,7 @@ final class DeliveryStoreTests: XCTestCase {
         Delivery(
             number: number, messageName: "projects/demo/messages/\(number)", token: token, origin: .fcm,
             enqueuedAt: Timestamp(secondsSinceEpoch: 100), expiresAt: Timestamp(secondsSinceEpoch: 200),
-            isNowOrNever: false,
+            isNowOrNever: false, hasCollapseID: false,
             notification: APNsNotification(headers: [HeaderField("apns-push-type", "alert")], payload: JSONObject()),
             presentedAppState: .background)
     }

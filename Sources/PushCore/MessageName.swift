@@ -1,0 +1,27 @@
+/// FCM message names: `projects/{project}/messages/{id}`.
+enum MessageName {
+    /// The name of message `messageID` of `project`. Every send makes one, so its bytes are
+    /// copied into one buffer of the right size rather than appended piece by piece.
+    static func make(project: String, messageID: String) -> String {
+        let prefix: StaticString = "projects/"
+        let middle: StaticString = "/messages/"
+        var project = project
+        var messageID = messageID
+        return project.withUTF8 { projectBytes in
+            messageID.withUTF8 { idBytes in
+                let count = prefix.utf8CodeUnitCount + projectBytes.count + middle.utf8CodeUnitCount + idBytes.count
+                return String(unsafeUninitializedCapacity: count) { buffer in
+                    var written = 0
+                    func put(_ part: UnsafeBufferPointer<UInt8>) {
+                        written += UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(from: part).1
+                    }
+                    put(UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+                    put(projectBytes)
+                    put(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
+                    put(idBytes)
+                    return written
+                }
+            }
+        }
+    }
+}
