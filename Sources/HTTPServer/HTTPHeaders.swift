@@ -21,7 +21,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The first value of `name`, or nil.
     public subscript(name: String) -> String? {
         let key = Self.lowercased(name)
-        return fields.first(where: { $0.name == key })?.value
+        // Lengths first: most names are ruled out without comparing text.
+        let length = key.utf8.count
+        return fields.first(where: { $0.name.utf8.count == length && $0.name == key })?.value
     }
 
     /// Every value of `name`, in order.
@@ -66,7 +68,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Lower-cases ASCII only (header names are ASCII tokens); fast path when already lower-case.
     static func lowercased(_ name: String) -> String {
         let utf8 = name.utf8
-        guard utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
+        let isUppercase = { (byte: UInt8) in byte >= 65 && byte <= 90 }
+        let hasUppercase = utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercase) }
+        guard hasUppercase ?? utf8.contains(where: isUppercase) else { return name }
         return String(decoding: utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }

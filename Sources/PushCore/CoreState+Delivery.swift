@@ -8,9 +8,10 @@ extension CoreState {
         var expiration: String?
         var hasCollapseID = false
         for field in notification.headers {
-            switch field.name {
-            case "apns-expiration": expiration = expiration ?? field.value
-            case "apns-collapse-id": hasCollapseID = true
+            // Lengths first: comparing text costs more, and only two names matter here.
+            switch field.name.utf8.count {
+            case 15 where field.name == "apns-expiration": expiration = expiration ?? field.value
+            case 16 where field.name == "apns-collapse-id": hasCollapseID = true
             default: break
             }
         }

@@ -168,65 +168,15 @@ public final class PushEmulatorCore: Sendable {
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
         let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in
-            let now = state.clock.now
             // Taken out of the dictionary while it changes: a copy left behind would make every
             // mutation copy the whole project (its deliveries) — quadratic over a long queue.
             var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
-            defer { state.projects[project] = projectState }
-            var targets = [Device]()
-            var newDevice: Device?
-            switch projectState.resolve(target, mode: state.configuration.tokenMode) {
-            case .unregistered(let since):
-                return (.unregistered(since: since), [])
-            case .invalid:
-                return (.invalidRegistration, [])
-            case .devices(let tokens):
-                targets = tokens.compactMap { projectState.devices[$0] }
-            case .newDevice(let token, let apnsToken):
-                let device = projectState.makeDevice(
-                    token: token ?? state.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
-                    bundleID: implicitBundleID ?? state.configuration.defaultBundleID, appState: .background, now: now)
-                newDevice = device
-                targets = [device]
-            }
-            let messageID = state.messageIDs.make()
-            let name = MessageName.make(project: project, messageID: messageID)
-            let senderID = state.configuration.senderID ?? projectState.derivedSenderID
-            // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
-            let numberBefore = state.nextDeliveryNumber
-            var made = [Delivery]()
-            made.reserveCapacity(targets.count)
-            for device in targets {
-                let context = DeliveryContext(
-                    messageID: messageID, messageName: name, device: device, senderID: senderID,
-                    apnsID: RandomUUID.make(using: &state.random), now: now)
-                switch makeNotification(context) {
-                case .success(let notification):
-                    made.append(state.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
-                case .failure(let failure):
-                    state.nextDeliveryNumber = numberBefore
-                    return (.rejected(failure), [])
-                }
-            }
-            // Copies of the devices must be gone before their queues grow, or each append copies the queue.
-            targets = []
-            if let newDevice { projectState.insert(newDevice) }
-            var deliveries = [Delivery]()
-            deliveries.reserveCapacity(made.count)
-            var notified = [StreamSubscriber]()
-            for delivery in made {
-                let (stored, subscribers) = projectState.enqueue(delivery, now: now, configuration: state.configuration)
-                deliveries.append(stored)
-                if !subscribers.isEmpty { notified += subscribers }
-            }
-            let firstNumber = deliveries.first?.number ?? state.nextDeliveryNumber
-            // A token target names the device's own copy of the token, so that the log adds none.
-            var loggedTarget = target
-            if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
-            projectState.log.append(
-                messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
-                requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
-            return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
+            let result = state.accept(
+                into: &projectState, target: target, origin: origin, requestBody: requestBody,
+                implicitBundleID: implicitBundleID, makeNotification: makeNotification)
+            // Put back by move, not copy: the project is not used after this.
+            state.projects[project] = consume projectState
+            return result
         }
         for subscriber in notified { subscriber.drain() }
         return outcome
