@@ -48,6 +48,28 @@ public enum JSONSerializer {
         output.append(0x7D)  // }
     }
 
+    /// The length of `write`'s output for `value` when none of its strings needs escaping, as is
+    /// usual: a buffer reserved at this size rarely has to grow.
+    static func unescapedByteCount(of value: JSONValue) -> Int {
+        switch value {
+        case .null: 4
+        case .bool(let flag): flag ? 4 : 5
+        case .number(let text): text.utf8.count
+        case .string(let text): text.utf8.count + 2
+        case .array(let elements):
+            elements.reduce(1 + max(elements.count, 1)) { $0 + unescapedByteCount(of: $1) }
+        case .object(let object): unescapedByteCount(of: object)
+        }
+    }
+
+    /// The length of `write`'s output for `object` when none of its strings needs escaping.
+    static func unescapedByteCount(of object: JSONObject) -> Int {
+        // Braces and commas, then each member's quoted key and colon.
+        object.members.reduce(1 + max(object.members.count, 1)) {
+            $0 + $1.key.utf8.count + 3 + unescapedByteCount(of: $1.value)
+        }
+    }
+
     /// Appends `text` as a quoted, escaped JSON string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(0x22)
@@ -87,7 +109,9 @@ public enum JSONSerializer {
         }
     }
 
-    private static func append(_ literal: StaticString, to output: inout [UInt8]) {
+    /// Appends `literal`'s bytes as they are: for JSON text known in advance, such as a key
+    /// that needs no escaping.
+    static func append(_ literal: StaticString, to output: inout [UInt8]) {
         output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }
