@@ -30,15 +30,19 @@ public enum AppleConversion {
         let resolvedPushType = pushType ?? (showsSomething ? "alert" : "background")
         var headers = [HeaderField]()
         headers.reserveCapacity(6 + others.count)
-        headers.append(HeaderField("apns-push-type", resolvedPushType))
-        headers.append(HeaderField("apns-priority", priority ?? (showsSomething ? "10" : "5")))
-        headers.append(
-            HeaderField("apns-topic", topic ?? APNsTopic.forBundleID(input.bundleID, pushType: resolvedPushType)))
+        headers.append(HeaderField(lowercaseName: "apns-push-type", resolvedPushType))
+        headers.append(HeaderField(lowercaseName: "apns-priority", priority ?? (showsSomething ? "10" : "5")))
         headers.append(
             HeaderField(
-                "apns-expiration", expiration ?? String(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
-        if let collapseID { headers.append(HeaderField("apns-collapse-id", collapseID)) }
-        headers.append(HeaderField("apns-id", apnsID ?? input.apnsID))
-        return headers + others
+                lowercaseName: "apns-topic",
+                topic ?? APNsTopic.forBundleID(input.bundleID, pushType: resolvedPushType)))
+        headers.append(
+            HeaderField(
+                lowercaseName: "apns-expiration",
+                expiration ?? String(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
+        if let collapseID { headers.append(HeaderField(lowercaseName: "apns-collapse-id", collapseID)) }
+        headers.append(HeaderField(lowercaseName: "apns-id", apnsID ?? input.apnsID))
+        if !others.isEmpty { headers.append(contentsOf: others) }
+        return headers
     }
 }

@@ -62,9 +62,17 @@ public struct AppleConversionInput: Sendable {
         apnsImage: String? = nil,
         fid: String? = nil
     ) {
-        self.init(
-            notification: notification, data: data, apnsHeaders: apnsHeaders, apnsPayload: apnsPayload,
-            apnsImage: apnsImage, fid: fid, messageID: context.messageID, senderID: context.senderID,
-            bundleID: context.device.bundleID, apnsID: context.apnsID, now: context.now)
+        // Assigned here rather than through the other initializer, which would copy every part once more.
+        self.notification = notification
+        self.data = data
+        self.apnsHeaders = apnsHeaders
+        self.apnsPayload = apnsPayload
+        self.apnsImage = apnsImage
+        self.fid = fid
+        self.messageID = context.messageID
+        self.senderID = context.senderID
+        self.bundleID = context.device.bundleID
+        self.apnsID = context.apnsID
+        self.now = context.now
     }
 }

@@ -12,14 +12,14 @@ struct ApplePayload {
     private(set) var isUserVisible = false
 
     /// The payload for `input`.
-    init(_ input: AppleConversionInput) {
+    init(_ input: borrowing AppleConversionInput) {
         let custom = input.apnsPayload?.members ?? []
         let replaced = ReplacedKeys(input)
         var aps = JSONObject()
         if let given = custom.first(where: { $0.key == "aps" }), case .object(let object) = given.value {
             aps = object
         }
-        let alert = AlertFill(aps: aps, notification: input.notification)
+        let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
         let estimate = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
         bytes.reserveCapacity(estimate)
 
@@ -141,9 +141,7 @@ private struct AlertFill {
     /// The body to write, if any.
     let body: String?
 
-    init(aps: JSONObject, notification: FCMNotification?) {
-        let title = notification?.title
-        let body = notification?.body
+    init(aps: borrowing JSONObject, title: String?, body: String?) {
         guard title != nil || body != nil else {
             (position, isNew, givenIsEmpty, self.title, self.body) = (nil, false, true, nil, nil)
             return
@@ -185,7 +183,7 @@ private struct ReplacedKeys {
     /// `fcm_options.image`, when written.
     let image: String?
 
-    init(_ input: AppleConversionInput) {
+    init(_ input: borrowing AppleConversionInput) {
         analytics = input.notification != nil
         fid = input.fid != nil
         image = input.apnsImage ?? input.notification?.image
@@ -193,7 +191,10 @@ private struct ReplacedKeys {
 
     /// A number for `key` when FCM writes it for this input, or nil.
     func slot(of key: String) -> Int? {
-        switch key {
+        // Most keys are none of these, and a length tells that for less than five comparisons.
+        let length = key.utf8.count
+        guard length == 11 || length == 12 || length == 14 || length == 18 else { return nil }
+        return switch key {
         case "gcm.message_id": 0
         case "google.c.a.e" where analytics: 1
         case "google.c.sender.id": 2
