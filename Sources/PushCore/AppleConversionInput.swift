@@ -54,7 +54,7 @@ public struct AppleConversionInput: Sendable {
     /// An input for the device and send described by `context` (its message id, sender id,
     /// bundle id, fresh `apns-id` and time), with the message's own parts.
     public init(
-        context: DeliveryContext,
+        context: borrowing DeliveryContext,
         notification: FCMNotification? = nil,
         data: [(key: String, value: String)] = [],
         apnsHeaders: [HeaderField] = [],
@@ -62,17 +62,9 @@ public struct AppleConversionInput: Sendable {
         apnsImage: String? = nil,
         fid: String? = nil
     ) {
-        // Assigned here rather than through the other initializer, which would copy every part once more.
-        self.notification = notification
-        self.data = data
-        self.apnsHeaders = apnsHeaders
-        self.apnsPayload = apnsPayload
-        self.apnsImage = apnsImage
-        self.fid = fid
-        self.messageID = context.messageID
-        self.senderID = context.senderID
-        self.bundleID = context.device.bundleID
-        self.apnsID = context.apnsID
-        self.now = context.now
+        self.init(
+            notification: notification, data: data, apnsHeaders: apnsHeaders, apnsPayload: apnsPayload,
+            apnsImage: apnsImage, fid: fid, messageID: context.messageID, senderID: context.senderID,
+            bundleID: context.device.bundleID, apnsID: context.apnsID, now: context.now)
     }
 }
