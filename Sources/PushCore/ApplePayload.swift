@@ -10,6 +10,9 @@ struct ApplePayload {
     private(set) var bytes: [UInt8] = []
     /// Whether `aps` asks the system to show or sound something.
     private(set) var isUserVisible = false
+    /// The capacity reserved for `bytes`: at least their count unless a string needed escapes,
+    /// and not so much more that the notification would copy them into a smaller buffer.
+    let reservedByteCount: Int
 
     /// The payload for `input`.
     init(_ input: borrowing AppleConversionInput) {
@@ -20,8 +23,8 @@ struct ApplePayload {
             aps = object
         }
         let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
-        let estimate = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
-        bytes.reserveCapacity(estimate)
+        reservedByteCount = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
+        bytes.reserveCapacity(reservedByteCount)
 
         JSONSerializer.append("{\"aps\":", to: &bytes)
         writeAPS(aps, alert: alert)

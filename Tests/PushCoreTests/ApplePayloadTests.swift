@@ -1,4 +1,4 @@
-import PushCore
+@testable import PushCore
 import XCTest
 
 /// The payload bytes the conversion writes: edge cases by hand, then many shapes against the
@@ -102,12 +102,19 @@ final class ApplePayloadTests: XCTestCase {
                 + #""google.c.fid":"f\"id"}"#)
     }
 
-    func testBufferIsCloseToThePayloadSize() {
-        let result = convert(notification: .init(title: "T", body: "B"), data: [("k", "v")])
-        XCTAssertLessThanOrEqual(result.payloadBytes.capacity, result.payloadByteCount + result.payloadByteCount / 4)
+    func testReservedSizeFitsWithoutACopy() {
+        let payload = object(("aps", obj(("badge", num(1)), ("sound", str("default")))), ("x", obj(("y", [1, "z"]))))
+        let written = ApplePayload(
+            input(
+                notification: .init(title: "Portugal vs. Denmark", body: "great match!", image: "https://i"),
+                data: [("score", "3x1"), ("customKey", "customValue")], payload: payload, apnsImage: nil,
+                fid: "fid-1"))
+        XCTAssertGreaterThanOrEqual(written.reservedByteCount, written.bytes.count)
+        XCTAssertLessThanOrEqual(written.reservedByteCount, written.bytes.count + written.bytes.count / 16)
     }
 
-    /// Random shapes, repeated keys and escapes included, against the former tree-based payload.
+    /// Random shapes, repeated keys and escapes included, against the former tree-based payload;
+    /// without escapes, the reserved buffer holds the whole payload.
     func testManyShapesMatchTheTreeBuiltPayload() {
         var random = SeededRandomNumberGenerator(seed: 7)
         for round in 0..<3000 {
@@ -122,6 +129,13 @@ final class ApplePayloadTests: XCTestCase {
                     apnsImage: shape.apnsImage, fid: shape.fid))
             XCTAssertEqual(
                 String(decoding: converted.payloadBytes, as: UTF8.self), expected.jsonString, "round \(round)")
+            let written = ApplePayload(
+                input(
+                    notification: shape.notification, data: shape.data, payload: shape.payload,
+                    apnsImage: shape.apnsImage, fid: shape.fid))
+            if !written.bytes.contains(UInt8(ascii: "\\")) {
+                XCTAssertGreaterThanOrEqual(written.reservedByteCount, written.bytes.count, "round \(round)")
+            }
             if case .object(let aps)? = expected.objectValue?["aps"] {
                 let visible = aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
                 XCTAssertEqual(converted.pushType, visible ? "alert" : "background", "round \(round)")
