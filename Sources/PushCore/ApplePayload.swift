@@ -28,7 +28,7 @@ struct ApplePayload {
 
         JSONSerializer.append("{\"aps\":", to: &bytes)
         writeAPS(aps, alert: alert)
-        var removed = ReplacedKeys.Set()
+        var removed = ReplacedKeys.Removed()
         for member in custom where member.key != "aps" {
             // Only the first of a key goes: a JSON object made in code may repeat one.
             if let slot = replaced.slot(of: member.key), removed.insert(slot) { continue }
@@ -71,7 +71,7 @@ struct ApplePayload {
                 writeAlertFields(alert, afterOthers: !alert.givenIsEmpty)
                 bytes.append(0x7D)
             }
-            if APNsNotification.isUserVisibleKey(member.key) { isUserVisible = true }
+            if !isUserVisible && APNsNotification.isUserVisibleKey(member.key) { isUserVisible = true }
         }
         bytes.append(0x7D)
     }
@@ -168,7 +168,7 @@ private struct AlertFill {
 /// The keys FCM writes last for one input, each of which removes a custom key of that name.
 private struct ReplacedKeys {
     /// Which of the keys (by `slot(of:)`) a custom key has already given up.
-    struct Set {
+    struct Removed {
         private var bits: UInt8 = 0
 
         /// Marks `slot`; true when it was not marked yet.
