@@ -6,8 +6,9 @@ public struct AppleConversionInput: Sendable {
     // copy it out: a retain and a release of every part on each send.
     /// `message.notification`, when present.
     public var notification: Optional<FCMNotification>
-    /// `message.data`, in request order.
-    public var data: [(key: String, value: String)]
+    /// `message.data`, in request order; the request model's own entries, so that a send shares
+    /// them instead of copying.
+    public var data: [FCMStringPair]
     /// `message.apns.headers`, in request order.
     public var apnsHeaders: [HeaderField]
     /// `message.apns.payload`, when present.
@@ -42,7 +43,7 @@ public struct AppleConversionInput: Sendable {
         now: Timestamp
     ) {
         self.notification = notification
-        self.data = data
+        self.data = data.map { FCMStringPair($0.key, $0.value) }
         self.apnsHeaders = apnsHeaders
         self.apnsPayload = apnsPayload
         self.apnsImage = apnsImage
