@@ -6,15 +6,15 @@ enum FCMToApple {
     static func notification(for message: FCMMessage, context: DeliveryContext) -> Result<APNsNotification, GoogleError> {
         var fid: String?
         if case .fid(let value) = message.target { fid = value }
-        let input = AppleConversionInput(
+        var input = AppleConversionInput(
             context: context,
             notification: message.notification,
-            data: message.data.map { (key: $0.key, value: $0.value) },
             apnsHeaders: (message.apns?.headers ?? []).map { HeaderField($0.key, $0.value) },
             apnsPayload: message.apns?.payload,
             apnsImage: message.apns?.fcmOptions?.image,
             fid: fid
         )
+        input.data = message.data
         let converted = AppleConversion.convert(input)
         let size = converted.payloadByteCount
         guard ApplePayloadLimit.fits(byteCount: size, pushType: converted.pushType) else {

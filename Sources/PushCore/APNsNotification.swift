@@ -11,8 +11,13 @@ public struct APNsNotification: Sendable, Equatable {
 
     /// Makes a notification, serializing `payload`.
     public init(headers: [HeaderField], payload: JSONObject) {
+        self.init(headers: headers, payloadBytes: JSONSerializer.serialize(.object(payload)))
+    }
+
+    /// Makes a notification from a payload already serialized.
+    init(headers: [HeaderField], payloadBytes: [UInt8]) {
         self.headers = headers
-        self.payloadBytes = Self.compacted(JSONSerializer.serialize(.object(payload)))
+        self.payloadBytes = Self.compacted(payloadBytes)
     }
 
     /// `bytes` in a buffer of its own size when the one it has is much larger: queues keep
@@ -57,6 +62,11 @@ public struct APNsNotification: Sendable, Equatable {
     public var isUserVisible: Bool { Self.isUserVisible(aps: aps) }
 
     static func isUserVisible(aps: JSONObject) -> Bool {
-        aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
+        aps.members.contains { isUserVisibleKey($0.key) }
+    }
+
+    /// Whether an `aps` member called `key` makes the notification user-visible.
+    static func isUserVisibleKey(_ key: String) -> Bool {
+        key == "alert" || key == "sound" || key == "badge"
     }
 }

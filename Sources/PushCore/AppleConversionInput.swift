@@ -1,18 +1,22 @@
 /// The parts of an FCM message that decide what an Apple device receives, plus what the
 /// emulator knows at send time. The FCM request model maps into this.
 public struct AppleConversionInput: Sendable {
+    // The optional parts are spelled `Optional<…>` because a `var` declared `T?` starts out nil
+    // implicitly, and with such a default the initializers build the input in a temporary and
+    // copy it out: a retain and a release of every part on each send.
     /// `message.notification`, when present.
-    public var notification: FCMNotification?
-    /// `message.data`, in request order.
-    public var data: [(key: String, value: String)]
+    public var notification: Optional<FCMNotification>
+    /// `message.data`, in request order; the request model's own entries, so that a send shares
+    /// them instead of copying.
+    public var data: [FCMStringPair]
     /// `message.apns.headers`, in request order.
     public var apnsHeaders: [HeaderField]
     /// `message.apns.payload`, when present.
-    public var apnsPayload: JSONObject?
+    public var apnsPayload: Optional<JSONObject>
     /// `message.apns.fcm_options.image`, when present.
-    public var apnsImage: String?
+    public var apnsImage: Optional<String>
     /// The `fid` target, when the message was addressed to one.
-    public var fid: String?
+    public var fid: Optional<String>
     /// The message id (the last part of the message name).
     public var messageID: String
     /// The project's numeric sender id.
@@ -39,7 +43,7 @@ public struct AppleConversionInput: Sendable {
         now: Timestamp
     ) {
         self.notification = notification
-        self.data = data
+        self.data = data.map { FCMStringPair($0.key, $0.value) }
         self.apnsHeaders = apnsHeaders
         self.apnsPayload = apnsPayload
         self.apnsImage = apnsImage
@@ -54,7 +58,7 @@ public struct AppleConversionInput: Sendable {
     /// An input for the device and send described by `context` (its message id, sender id,
     /// bundle id, fresh `apns-id` and time), with the message's own parts.
     public init(
-        context: DeliveryContext,
+        context: borrowing DeliveryContext,
         notification: FCMNotification? = nil,
         data: [(key: String, value: String)] = [],
         apnsHeaders: [HeaderField] = [],

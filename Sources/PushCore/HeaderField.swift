@@ -11,6 +11,12 @@ public struct HeaderField: Sendable, Equatable {
         self.value = value
     }
 
+    /// Makes a header whose name is lowercase already, as the names the emulator writes itself are.
+    init(lowercaseName name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
     /// `name` in lowercase; names are nearly always lowercase already, and checking costs less
     /// than lowercasing.
     static func lowercased(_ name: String) -> String {

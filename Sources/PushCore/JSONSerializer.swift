@@ -48,6 +48,28 @@ public enum JSONSerializer {
         output.append(0x7D)  // }
     }
 
+    /// The length of `write`'s output for `value` when none of its strings needs escaping, as is
+    /// usual: a buffer reserved at this size rarely has to grow.
+    static func unescapedByteCount(of value: JSONValue) -> Int {
+        switch value {
+        case .null: 4
+        case .bool(let flag): flag ? 4 : 5
+        case .number(let text): text.utf8.count
+        case .string(let text): text.utf8.count + 2
+        case .array(let elements):
+            elements.reduce(1 + max(elements.count, 1)) { $0 + unescapedByteCount(of: $1) }
+        case .object(let object): unescapedByteCount(of: object)
+        }
+    }
+
+    /// The length of `write`'s output for `object` when none of its strings needs escaping.
+    static func unescapedByteCount(of object: JSONObject) -> Int {
+        // Braces and commas, then each member's quoted key and colon.
+        object.members.reduce(1 + max(object.members.count, 1)) {
+            $0 + $1.key.utf8.count + 3 + unescapedByteCount(of: $1.value)
+        }
+    }
+
     /// Appends `text` as a quoted, escaped JSON string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(0x22)
@@ -60,15 +82,39 @@ public enum JSONSerializer {
 
     /// Appends `units` with `"`, `\` and control characters escaped, in runs between them.
     private static func writeEscaped(_ units: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        guard let base = units.baseAddress else { return }
         var runStart = 0
-        for position in 0..<units.count {
+        var position = 0
+        while position < units.count {
+            // Most text needs no escape: eight bytes are cleared at once where they fit.
+            if position + 8 <= units.count,
+                !anyNeedsEscape(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            {
+                position += 8
+                continue
+            }
             let unit = units[position]
+            position += 1
             guard unit < 0x20 || unit == 0x22 || unit == 0x5C else { continue }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<position]))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<position - 1]))
             appendEscape(for: unit, to: &output)
-            runStart = position + 1
+            runStart = position
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
+    }
+
+    /// Whether any byte of `word` is below 0x20, `"` or `\`: the per-byte tests of
+    /// `writeEscaped` done on eight bytes together (a byte is zero after `^` when it matched,
+    /// and subtracting from a zero or small byte sets its high bit where the byte's own was clear).
+    private static func anyNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | quote | backslash) & highBits != 0
     }
 
     private static func appendEscape(for unit: UInt8, to output: inout [UInt8]) {
@@ -87,7 +133,9 @@ public enum JSONSerializer {
         }
     }
 
-    private static func append(_ literal: StaticString, to output: inout [UInt8]) {
+    /// Appends `literal`'s bytes as they are: for JSON text known in advance, such as a key
+    /// that needs no escaping.
+    static func append(_ literal: StaticString, to output: inout [UInt8]) {
         output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }

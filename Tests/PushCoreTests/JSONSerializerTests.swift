@@ -12,6 +12,27 @@ final class JSONSerializerTests: XCTestCase {
         XCTAssertEqual(value.jsonString, #""a\"b\\c/\n\r\t\b\f\u0000\u001fé😀""#)
     }
 
+    /// Every character that needs an escape, and some that do not, at each position of strings
+    /// long enough to be scanned eight bytes at a time.
+    func testEscapesAtEveryPositionOfLongStrings() {
+        let specials: [(Character, String)] = [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{0}", #"\u0000"#), ("\u{1F}", #"\u001f"#),
+            (" ", " "), ("!", "!"), ("#", "#"), ("[", "["), ("]", "]"), ("\u{7F}", "\u{7F}"), ("é", "é"),
+        ]
+        for length in 1...20 {
+            for position in 0..<length {
+                for (special, escaped) in specials {
+                    var text = String(repeating: "a", count: length)
+                    var expected = text
+                    let index = text.index(text.startIndex, offsetBy: position)
+                    text.replaceSubrange(index...index, with: String(special))
+                    expected.replaceSubrange(index...index, with: escaped)
+                    XCTAssertEqual(JSONValue.string(text).jsonString, "\"" + expected + "\"", "\(length) \(position)")
+                }
+            }
+        }
+    }
+
     func testEscapesKeys() {
         let value: JSONValue = ["line\nbreak": "x"]
         XCTAssertEqual(value.jsonString, #"{"line\nbreak":"x"}"#)

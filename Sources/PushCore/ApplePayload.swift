@@ -1,0 +1,209 @@
+/// The APNs payload of a converted FCM message, serialized as it is built.
+///
+/// Key order: `aps`, custom keys (from `apns.payload`, then `data` entries whose key is not taken
+/// yet), then FCM's keys. An FCM key replaces a custom key of the same name, which then appears
+/// only at the end. The bytes are written straight from the input's parts: a send converts one
+/// message, and building a JSON tree only to serialize it cost more than the rest of the
+/// conversion.
+struct ApplePayload {
+    /// The serialized payload, in a buffer close to its size.
+    private(set) var bytes: [UInt8] = []
+    /// Whether `aps` asks the system to show or sound something.
+    private(set) var isUserVisible = false
+    /// The capacity reserved for `bytes`: at least their count unless a string needed escapes,
+    /// and not so much more that the notification would copy them into a smaller buffer.
+    let reservedByteCount: Int
+
+    /// The payload for `input`.
+    init(_ input: borrowing AppleConversionInput) {
+        let custom = input.apnsPayload?.members ?? []
+        let replaced = ReplacedKeys(input)
+        var aps = JSONObject()
+        if let given = custom.first(where: { $0.key == "aps" }), case .object(let object) = given.value {
+            aps = object
+        }
+        let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
+        reservedByteCount = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
+        bytes.reserveCapacity(reservedByteCount)
+
+        JSONSerializer.append("{\"aps\":", to: &bytes)
+        writeAPS(aps, alert: alert)
+        var removed = ReplacedKeys.Removed()
+        for member in custom where member.key != "aps" {
+            // Only the first of a key goes: a JSON object made in code may repeat one.
+            if let slot = replaced.slot(of: member.key), removed.insert(slot) { continue }
+            bytes.append(0x2C)
+            JSONSerializer.writeString(member.key, into: &bytes)
+            bytes.append(0x3A)
+            JSONSerializer.write(member.value, into: &bytes)
+        }
+        for (position, entry) in input.data.enumerated() {
+            guard entry.key != "aps", !custom.contains(where: { $0.key == entry.key }),
+                !input.data[..<position].contains(where: { $0.key == entry.key })
+            else { continue }
+            if let slot = replaced.slot(of: entry.key), removed.insert(slot) { continue }
+            bytes.append(0x2C)
+            JSONSerializer.writeString(entry.key, into: &bytes)
+            bytes.append(0x3A)
+            JSONSerializer.writeString(entry.value, into: &bytes)
+        }
+        writeFCMKeys(input, replaced: replaced)
+        bytes.append(0x7D)
+    }
+
+    private mutating func writeAPS(_ aps: JSONObject, alert: AlertFill) {
+        bytes.append(0x7B)
+        if alert.isNew {
+            // A new alert goes first, where Apple's and Google's examples put it.
+            JSONSerializer.append("\"alert\":{", to: &bytes)
+            writeAlertFields(alert, afterOthers: false)
+            bytes.append(0x7D)
+            isUserVisible = true
+        }
+        for (position, member) in aps.members.enumerated() {
+            if position > 0 || alert.isNew { bytes.append(0x2C) }
+            JSONSerializer.writeString(member.key, into: &bytes)
+            bytes.append(0x3A)
+            JSONSerializer.write(member.value, into: &bytes)
+            if position == alert.position, alert.title != nil || alert.body != nil {
+                // Back over the alert object's closing brace, to add what it lacks.
+                bytes.removeLast()
+                writeAlertFields(alert, afterOthers: !alert.givenIsEmpty)
+                bytes.append(0x7D)
+            }
+            if !isUserVisible && APNsNotification.isUserVisibleKey(member.key) { isUserVisible = true }
+        }
+        bytes.append(0x7D)
+    }
+
+    private mutating func writeAlertFields(_ alert: AlertFill, afterOthers: Bool) {
+        if let title = alert.title {
+            if afterOthers { bytes.append(0x2C) }
+            JSONSerializer.append("\"title\":", to: &bytes)
+            JSONSerializer.writeString(title, into: &bytes)
+        }
+        if let body = alert.body {
+            if afterOthers || alert.title != nil { bytes.append(0x2C) }
+            JSONSerializer.append("\"body\":", to: &bytes)
+            JSONSerializer.writeString(body, into: &bytes)
+        }
+    }
+
+    private mutating func writeFCMKeys(_ input: AppleConversionInput, replaced: ReplacedKeys) {
+        JSONSerializer.append(",\"gcm.message_id\":", to: &bytes)
+        JSONSerializer.writeString(input.messageID, into: &bytes)
+        if replaced.analytics { JSONSerializer.append(",\"google.c.a.e\":\"1\"", to: &bytes) }
+        JSONSerializer.append(",\"google.c.sender.id\":", to: &bytes)
+        JSONSerializer.writeString(input.senderID, into: &bytes)
+        if let fid = input.fid {
+            JSONSerializer.append(",\"google.c.fid\":", to: &bytes)
+            JSONSerializer.writeString(fid, into: &bytes)
+        }
+        if let image = replaced.image {
+            JSONSerializer.append(",\"fcm_options\":{\"image\":", to: &bytes)
+            JSONSerializer.writeString(image, into: &bytes)
+            bytes.append(0x7D)
+        }
+    }
+
+    /// The payload's length when no string needs escaping, counting every custom key and data
+    /// entry; a little more so that a few escapes fit too.
+    private static func estimatedByteCount(
+        _ input: AppleConversionInput, aps: JSONObject, alert: AlertFill, custom: [JSONObject.Member],
+        replaced: ReplacedKeys
+    ) -> Int {
+        // `{"aps":` and the closing brace, then the FCM keys with their punctuation.
+        var count = 8 + JSONSerializer.unescapedByteCount(of: aps)
+        count += 44 + input.messageID.utf8.count + input.senderID.utf8.count
+        // Each alert field with its key, quotes and a comma; a new alert adds `"alert":{},`.
+        if let title = alert.title { count += 11 + title.utf8.count }
+        if let body = alert.body { count += 10 + body.utf8.count }
+        if alert.isNew { count += 11 }
+        if replaced.analytics { count += 19 }
+        if let fid = input.fid { count += 18 + fid.utf8.count }
+        if let image = replaced.image { count += 27 + image.utf8.count }
+        for member in custom where member.key != "aps" {
+            count += member.key.utf8.count + 4 + JSONSerializer.unescapedByteCount(of: member.value)
+        }
+        for entry in input.data { count += entry.key.utf8.count + entry.value.utf8.count + 6 }
+        return count + count / 32
+    }
+}
+
+/// Where `notification.title/body` go in `aps`: into a new alert when `apns.payload` gives none,
+/// into its alert object where that lacks them, nowhere when the alert is a string.
+private struct AlertFill {
+    /// The position of the alert object to fill, when there is one to fill.
+    let position: Int?
+    /// Whether the alert is made here.
+    let isNew: Bool
+    /// Whether the given alert object has no members.
+    let givenIsEmpty: Bool
+    /// The title to write, if any.
+    let title: String?
+    /// The body to write, if any.
+    let body: String?
+
+    init(aps: borrowing JSONObject, title: String?, body: String?) {
+        guard title != nil || body != nil else {
+            (position, isNew, givenIsEmpty, self.title, self.body) = (nil, false, true, nil, nil)
+            return
+        }
+        guard let found = aps.members.firstIndex(where: { $0.key == "alert" }) else {
+            (position, isNew, givenIsEmpty, self.title, self.body) = (nil, true, true, title, body)
+            return
+        }
+        guard case .object(let given) = aps.members[found].value else {
+            (position, isNew, givenIsEmpty, self.title, self.body) = (nil, false, true, nil, nil)
+            return
+        }
+        position = found
+        isNew = false
+        givenIsEmpty = given.isEmpty
+        self.title = given["title"] == nil ? title : nil
+        self.body = given["body"] == nil ? body : nil
+    }
+}
+
+/// The keys FCM writes last for one input, each of which removes a custom key of that name.
+private struct ReplacedKeys {
+    /// Which of the keys (by `slot(of:)`) a custom key has already given up.
+    struct Removed {
+        private var bits: UInt8 = 0
+
+        /// Marks `slot`; true when it was not marked yet.
+        mutating func insert(_ slot: Int) -> Bool {
+            let bit: UInt8 = 1 << slot
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
+    }
+
+    /// Whether `google.c.a.e` is written (for messages with a notification).
+    let analytics: Bool
+    /// Whether `google.c.fid` is written (for messages sent to a fid).
+    let fid: Bool
+    /// `fcm_options.image`, when written.
+    let image: String?
+
+    init(_ input: borrowing AppleConversionInput) {
+        analytics = input.notification != nil
+        fid = input.fid != nil
+        image = input.apnsImage ?? input.notification?.image
+    }
+
+    /// A number for `key` when FCM writes it for this input, or nil.
+    func slot(of key: String) -> Int? {
+        // Most keys are none of these, and a length tells that for less than five comparisons.
+        let length = key.utf8.count
+        guard length == 11 || length == 12 || length == 14 || length == 18 else { return nil }
+        return switch key {
+        case "gcm.message_id": 0
+        case "google.c.a.e" where analytics: 1
+        case "google.c.sender.id": 2
+        case "google.c.fid" where fid: 3
+        case "fcm_options" where image != nil: 4
+        default: nil
+        }
+    }
+}
