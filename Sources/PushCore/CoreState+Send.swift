@@ -13,6 +13,8 @@ extension CoreState {
         let project = projectState.projectID
         var targets = [Device]()
         var newDevice: Device?
+        // The position of a single stored target, valid until a device is inserted.
+        var slot: Dictionary<String, Device>.Index?
         switch projectState.resolve(target, mode: configuration.tokenMode) {
         case .unregistered(let since):
             return (.unregistered(since: since), [])
@@ -20,6 +22,9 @@ extension CoreState {
             return (.invalidRegistration, [])
         case .devices(let tokens):
             targets = tokens.compactMap { projectState.devices[$0] }
+        case .device(let position):
+            slot = position
+            targets = [projectState.devices.values[position]]
         case .newDevice(let token, let apnsToken):
             let device = projectState.makeDevice(
                 token: token ?? unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
@@ -53,7 +58,7 @@ extension CoreState {
         deliveries.reserveCapacity(made.count)
         var notified = [StreamSubscriber]()
         for delivery in made {
-            let (stored, subscribers) = projectState.enqueue(delivery, now: now, configuration: configuration)
+            let (stored, subscribers) = projectState.enqueue(delivery, at: slot, now: now, configuration: configuration)
             deliveries.append(stored)
             if !subscribers.isEmpty { notified += subscribers }
         }

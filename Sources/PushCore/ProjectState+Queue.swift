@@ -1,12 +1,15 @@
 /// The queue rules of §4: what a send does to a device's queue, and what a connect does.
 extension ProjectState {
-    /// Stores or hands over a new delivery for the device `delivery.token`. Returns the streams
-    /// that got an event, to be drained outside the lock.
+    /// Stores or hands over a new delivery for the device `delivery.token`, found at `knownSlot`
+    /// when the caller has its position already. Returns the streams that got an event, to be
+    /// drained outside the lock.
     mutating func enqueue(
-        _ delivery: consuming Delivery, now: Timestamp, configuration: PushCoreConfiguration
+        _ delivery: consuming Delivery, at knownSlot: Dictionary<String, Device>.Index? = nil, now: Timestamp,
+        configuration: PushCoreConfiguration
     ) -> (Delivery, [StreamSubscriber]) {
-        // The device is changed in place, through its position: one hash of its token per send.
-        guard let slot = devices.index(forKey: delivery.token) else { return (delivery, []) }
+        // The device is changed in place, through its position: at most one hash of its token per send.
+        guard let slot = knownSlot ?? devices.index(forKey: delivery.token) else { return (delivery, []) }
+        assert(devices.keys[slot] == delivery.token, "a known slot holds the delivery's device")
         // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
         let (isConnected, offlineSince) = Self.read(&devices.values[slot]) { ($0.isConnected, $0.offlineSince) }
         var notified = [StreamSubscriber]()

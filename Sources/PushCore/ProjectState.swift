@@ -4,6 +4,8 @@ struct ProjectState: Sendable {
     /// How a send's target resolves to devices.
     enum Resolution {
         case devices([String])
+        /// One stored device, by its position: the send reaches it without hashing its token again.
+        case device(Dictionary<String, Device>.Index)
         case newDevice(token: String?, apnsToken: String?)
         case unregistered(since: Timestamp)
         case invalid
@@ -37,8 +39,7 @@ struct ProjectState: Sendable {
     func resolve(_ target: MessageTarget, mode: TokenMode) -> Resolution {
         switch target {
         case .token(let token), .fid(let token):
-            // By position: `devices[token] != nil` would copy the device out.
-            if devices.index(forKey: token) != nil { return .devices([token]) }
+            if let slot = devices.index(forKey: token) { return .device(slot) }
             if let at = uninstalledTokens[token] { return .unregistered(since: at) }
             guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .invalid }
             return .newDevice(token: token, apnsToken: nil)

@@ -142,7 +142,7 @@ public final class PushEmulatorCore: Sendable {
         state.withLock { state in
             let projectState = state.projects[project] ?? ProjectState(projectID: project)
             switch projectState.resolve(target, mode: state.configuration.tokenMode) {
-            case .devices, .newDevice: return .deliverable
+            case .devices, .device, .newDevice: return .deliverable
             case .unregistered(let since): return .unregistered(since: since)
             case .invalid: return .invalidRegistration
             }
