@@ -13,7 +13,7 @@ public enum JSONParser {
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         // withUnsafeBytes cannot forward a typed error, so the result travels out as a Result.
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { buffer in
-            var parser = Parser(buffer: buffer, maxDepth: maxDepth)
+            var parser = JSONReader(buffer: buffer, maxDepth: maxDepth)
             do throws(JSONParseError) { return .success(try parser.parseDocument()) } catch { return .failure(error) }
         }
         return try result.get()
@@ -21,7 +21,7 @@ public enum JSONParser {
 
     /// Parses one JSON text from memory the caller keeps alive for the call.
     public static func parse(_ buffer: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        var parser = Parser(buffer: buffer, maxDepth: maxDepth)
+        var parser = JSONReader(buffer: buffer, maxDepth: maxDepth)
         return try parser.parseDocument()
     }
 
@@ -54,7 +54,9 @@ private enum ASCII {
     }
 }
 
-private struct Parser {
+/// The parser's cursor over the bytes; also what `FCMSendRequestFastDecoder` reads with, so
+/// both take strings, literals and nested values by the same rules.
+struct JSONReader {
     let bytes: UnsafeRawBufferPointer
     let maxDepth: Int
     var index = 0
