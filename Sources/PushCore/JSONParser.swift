@@ -240,7 +240,6 @@ struct JSONReader {
         }
         index = position
         var escaped = false
-        scratch.removeAll(keepingCapacity: true)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == ASCII.quote {
@@ -250,6 +249,8 @@ struct JSONReader {
                 scratch.append(contentsOf: run)
                 return String(decoding: scratch, as: UTF8.self)
             } else if byte == ASCII.backslash {
+                // Cleared only here: most strings have no escape and never touch the scratch buffer.
+                if !escaped { scratch.removeAll(keepingCapacity: true) }
                 scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
                 escaped = true
                 try parseEscape()
