@@ -244,16 +244,19 @@ struct FCMSendRequestFastDecoder {
     private mutating func knownKey<Key>(_ keys: FCMFastKeyTable<Key>) throws(Unsure) -> Int {
         reader.skipWhitespace()
         guard next(is: UInt8(ascii: "\"")) else { throw Unsure() }
+        // Local copies: the loop then runs in registers rather than through the reader.
+        let bytes = reader.bytes
         let start = reader.index
-        while !reader.atEnd {
-            let byte = reader.bytes[reader.index]
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
             if byte == UInt8(ascii: "\"") { break }
             guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { throw Unsure() }
-            reader.index += 1
+            end += 1
         }
-        guard !reader.atEnd else { throw Unsure() }
-        let key = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<reader.index])
-        reader.index += 1
+        guard end < bytes.count else { throw Unsure() }
+        let key = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        reader.index = end + 1
         guard let position = keys.position(of: key) else { throw Unsure() }
         return position
     }
