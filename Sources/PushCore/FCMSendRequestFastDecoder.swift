@@ -26,34 +26,40 @@ struct FCMSendRequestFastDecoder {
 
     // MARK: Messages
 
-    private enum RequestKey: String, CaseIterable, Sendable { case validate_only, message }
+    // Each message's fields, named by their proto names: the key tables match them to FCMSchema.
+    private enum RequestKey: String, CaseIterable, Sendable {
+        case validateOnly = "validate_only", message
+    }
     private enum MessageKey: String, CaseIterable, Sendable {
-        case name, data, notification, android, webpush, apns, fcm_options, token, topic, condition, fid
+        case name, data, notification, android, webpush, apns, fcmOptions = "fcm_options"
+        case token, topic, condition, fid
     }
     private enum NotificationKey: String, CaseIterable, Sendable { case title, body, image }
     private enum AndroidKey: String, CaseIterable, Sendable {
-        case collapse_key, priority, ttl, restricted_package_name, data, notification, fcm_options
-        case direct_boot_ok, bandwidth_constrained_ok, restricted_satellite_ok
+        case collapseKey = "collapse_key", priority, ttl, restrictedPackageName = "restricted_package_name"
+        case data, notification, fcmOptions = "fcm_options", directBootOk = "direct_boot_ok"
+        case bandwidthConstrainedOk = "bandwidth_constrained_ok", restrictedSatelliteOk = "restricted_satellite_ok"
     }
-    private enum WebpushKey: String, CaseIterable, Sendable { case headers, data, notification, fcm_options }
-    private enum WebpushOptionsKey: String, CaseIterable, Sendable { case link, analytics_label }
-    private enum ApnsKey: String, CaseIterable, Sendable { case headers, payload, fcm_options, live_activity_token }
-    private enum ApnsOptionsKey: String, CaseIterable, Sendable { case analytics_label, image }
-    private enum OptionsKey: String, CaseIterable, Sendable { case analytics_label }
+    private enum WebpushKey: String, CaseIterable, Sendable {
+        case headers, data, notification, fcmOptions = "fcm_options"
+    }
+    private enum WebpushOptionsKey: String, CaseIterable, Sendable { case link, analyticsLabel = "analytics_label" }
+    private enum ApnsKey: String, CaseIterable, Sendable {
+        case headers, payload, fcmOptions = "fcm_options", liveActivityToken = "live_activity_token"
+    }
+    private enum ApnsOptionsKey: String, CaseIterable, Sendable { case analyticsLabel = "analytics_label", image }
+    private enum OptionsKey: String, CaseIterable, Sendable { case analyticsLabel = "analytics_label" }
 
     private static let requestKeys = FCMFastKeyTable<RequestKey>(FCMSchema.sendMessageRequest)
     private static let messageKeys = FCMFastKeyTable<MessageKey>(FCMSchema.message)
     private static let notificationKeys = FCMFastKeyTable<NotificationKey>(FCMSchema.notification)
     private static let androidKeys = FCMFastKeyTable<AndroidKey>(FCMSchema.androidConfig)
     private static let webpushKeys = FCMFastKeyTable<WebpushKey>(FCMSchema.webpushConfig)
-    private static let webpushOptionsKeys = FCMFastKeyTable<WebpushOptionsKey>(
-        FCMSchema.webpushFcmOptions)
+    private static let webpushOptionsKeys = FCMFastKeyTable<WebpushOptionsKey>(FCMSchema.webpushFcmOptions)
     private static let apnsKeys = FCMFastKeyTable<ApnsKey>(FCMSchema.apnsConfig)
-    private static let apnsOptionsKeys = FCMFastKeyTable<ApnsOptionsKey>(
-        FCMSchema.apnsFcmOptions)
+    private static let apnsOptionsKeys = FCMFastKeyTable<ApnsOptionsKey>(FCMSchema.apnsFcmOptions)
     private static let optionsKeys = FCMFastKeyTable<OptionsKey>(FCMSchema.fcmOptions)
-    private static let androidOptionsKeys = FCMFastKeyTable<OptionsKey>(
-        FCMSchema.androidFcmOptions)
+    private static let androidOptionsKeys = FCMFastKeyTable<OptionsKey>(FCMSchema.androidFcmOptions)
 
     /// Nesting of the members of `message.android`, `message.apns` and `message.webpush`, as the
     /// parser counts it: the reader checks the depth limit for their struct values.
@@ -64,7 +70,7 @@ struct FCMSendRequestFastDecoder {
         var message: FCMMessage?
         try object(Self.requestKeys) { (decoder, key) throws(Unsure) in
             switch key {
-            case .validate_only: validateOnly = try decoder.bool()
+            case .validateOnly: validateOnly = try decoder.bool()
             case .message: message = try decoder.message()
             }
         }
@@ -89,7 +95,7 @@ struct FCMSendRequestFastDecoder {
             case .android: message.android = try decoder.android()
             case .webpush: message.webpush = try decoder.webpush()
             case .apns: message.apns = try decoder.apns()
-            case .fcm_options: message.fcmOptions = try decoder.options(Self.optionsKeys)
+            case .fcmOptions: message.fcmOptions = try decoder.options(Self.optionsKeys)
             case .token, .topic, .condition, .fid:
                 // A second member of the oneof is an error; an empty one is set, unlike other strings.
                 guard target == nil else { throw Unsure() }
@@ -124,7 +130,7 @@ struct FCMSendRequestFastDecoder {
         var options = FCMOptions()
         try object(keys) { (decoder, key) throws(Unsure) in
             switch key {
-            case .analytics_label: options.analyticsLabel = try decoder.optionalString()
+            case .analyticsLabel: options.analyticsLabel = try decoder.optionalString()
             }
         }
         return options
@@ -134,7 +140,7 @@ struct FCMSendRequestFastDecoder {
         var android = FCMAndroidConfig()
         try object(Self.androidKeys) { (decoder, key) throws(Unsure) in
             switch key {
-            case .collapse_key: android.collapseKey = try decoder.optionalString()
+            case .collapseKey: android.collapseKey = try decoder.optionalString()
             case .priority: android.priority = try decoder.priority()
             case .ttl:
                 // An empty string is no duration: the mapper reports it.
@@ -144,7 +150,7 @@ struct FCMSendRequestFastDecoder {
                 } catch {
                     throw Unsure()
                 }
-            case .restricted_package_name: android.restrictedPackageName = try decoder.optionalString()
+            case .restrictedPackageName: android.restrictedPackageName = try decoder.optionalString()
             case .data: android.data = try decoder.stringMap()
             case .notification:
                 let object = try decoder.structObject()
@@ -153,10 +159,10 @@ struct FCMSendRequestFastDecoder {
                     object, as: FCMSchema.androidNotification, path: "message.android.notification")
                 guard mapper.violations.isEmpty else { throw Unsure() }
                 android.notification = canonical
-            case .fcm_options: android.fcmOptions = try decoder.options(Self.androidOptionsKeys)
-            case .direct_boot_ok: android.directBootOk = try decoder.bool()
-            case .bandwidth_constrained_ok: android.bandwidthConstrainedOk = try decoder.bool()
-            case .restricted_satellite_ok: android.restrictedSatelliteOk = try decoder.bool()
+            case .fcmOptions: android.fcmOptions = try decoder.options(Self.androidOptionsKeys)
+            case .directBootOk: android.directBootOk = try decoder.bool()
+            case .bandwidthConstrainedOk: android.bandwidthConstrainedOk = try decoder.bool()
+            case .restrictedSatelliteOk: android.restrictedSatelliteOk = try decoder.bool()
             }
         }
         return android
@@ -185,12 +191,12 @@ struct FCMSendRequestFastDecoder {
             case .headers: webpush.headers = try decoder.stringMap()
             case .data: webpush.data = try decoder.stringMap()
             case .notification: webpush.notification = try decoder.structObject()
-            case .fcm_options:
+            case .fcmOptions:
                 var options = FCMWebpushConfig.Options()
                 try decoder.object(Self.webpushOptionsKeys) { (decoder, key) throws(Unsure) in
                     switch key {
                     case .link: options.link = try decoder.optionalString()
-                    case .analytics_label: options.analyticsLabel = try decoder.optionalString()
+                    case .analyticsLabel: options.analyticsLabel = try decoder.optionalString()
                     }
                 }
                 webpush.fcmOptions = options
@@ -205,16 +211,16 @@ struct FCMSendRequestFastDecoder {
             switch key {
             case .headers: apns.headers = try decoder.stringMap()
             case .payload: apns.payload = try decoder.structObject()
-            case .fcm_options:
+            case .fcmOptions:
                 var options = FCMApnsConfig.Options()
                 try decoder.object(Self.apnsOptionsKeys) { (decoder, key) throws(Unsure) in
                     switch key {
-                    case .analytics_label: options.analyticsLabel = try decoder.optionalString()
+                    case .analyticsLabel: options.analyticsLabel = try decoder.optionalString()
                     case .image: options.image = try decoder.optionalString()
                     }
                 }
                 apns.fcmOptions = options
-            case .live_activity_token: apns.liveActivityToken = try decoder.optionalString()
+            case .liveActivityToken: apns.liveActivityToken = try decoder.optionalString()
             }
         }
         return apns
