@@ -13,13 +13,16 @@ struct FCMRoutes {
     func send(_ request: HTTPRequest) -> HTTPResponse {
         if let rejection = auth.reject(request) { return rejection }
         let project = request.pathParameters["project"] ?? ""
-        let json: JSONValue
         let sendRequest: FCMSendRequest
-        do {
-            json = request.body.isEmpty ? .object(JSONObject()) : try Self.parse(request.body)
-            sendRequest = try FCMSendRequest(json: json)
-        } catch {
-            return GoogleErrorResponse.make(error)
+        if let decoded = FCMSendRequest.decodeWellFormed(request.body) {
+            sendRequest = decoded
+        } else {
+            do {
+                let json = request.body.isEmpty ? .object(JSONObject()) : try Self.parse(request.body)
+                sendRequest = try FCMSendRequest(json: json)
+            } catch {
+                return GoogleErrorResponse.make(error)
+            }
         }
         let message = sendRequest.message
         let target: MessageTarget

@@ -20,17 +20,20 @@ extension FCMMessage {
                     field: "message.android.ttl")
             }
         }
-        let labels: [(String?, String)] = [
-            (fcmOptions?.analyticsLabel, "message.fcm_options.analytics_label"),
-            (android?.fcmOptions?.analyticsLabel, "message.android.fcm_options.analytics_label"),
-            (apns?.fcmOptions?.analyticsLabel, "message.apns.fcm_options.analytics_label"),
-            (webpush?.fcmOptions?.analyticsLabel, "message.webpush.fcm_options.analytics_label"),
-        ]
-        for case (let label?, let field) in labels where !Self.isValidAnalyticsLabel(label) {
-            throw GoogleError.fcmInvalidArgument(
-                "Invalid analytics_label \"\(label)\": use 1 to 50 of the characters a-z A-Z 0-9 - _ . ~ %.",
-                field: field)
-        }
+        // One call per label rather than a list of them: every send runs this, and a list is an allocation.
+        try Self.checkAnalyticsLabel(fcmOptions?.analyticsLabel, field: "message.fcm_options.analytics_label")
+        try Self.checkAnalyticsLabel(
+            android?.fcmOptions?.analyticsLabel, field: "message.android.fcm_options.analytics_label")
+        try Self.checkAnalyticsLabel(apns?.fcmOptions?.analyticsLabel, field: "message.apns.fcm_options.analytics_label")
+        try Self.checkAnalyticsLabel(
+            webpush?.fcmOptions?.analyticsLabel, field: "message.webpush.fcm_options.analytics_label")
+    }
+
+    private static func checkAnalyticsLabel(_ label: String?, field: String) throws(GoogleError) {
+        guard let label, !isValidAnalyticsLabel(label) else { return }
+        throw GoogleError.fcmInvalidArgument(
+            "Invalid analytics_label \"\(label)\": use 1 to 50 of the characters a-z A-Z 0-9 - _ . ~ %.",
+            field: field)
     }
 
     private func validateTarget() throws(GoogleError) {

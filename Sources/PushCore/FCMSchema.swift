@@ -45,14 +45,14 @@ enum FCMSchema {
             FCMProtoField("restricted_package_name", .string),
             FCMProtoField("data", .stringMap(entryType: package + "AndroidConfig.DataEntry")),
             FCMProtoField("notification", .message(androidNotification)),
-            FCMProtoField(
-                "fcm_options",
-                .message(FCMProtoMessage(
-                    name: package + "AndroidFcmOptions", fields: [FCMProtoField("analytics_label", .string)]))),
+            FCMProtoField("fcm_options", .message(androidFcmOptions)),
             FCMProtoField("direct_boot_ok", .bool),
             FCMProtoField("bandwidth_constrained_ok", .bool),
             FCMProtoField("restricted_satellite_ok", .bool),
         ])
+
+    static let androidFcmOptions = FCMProtoMessage(
+        name: package + "AndroidFcmOptions", fields: [FCMProtoField("analytics_label", .string)])
 
     static let androidNotification = FCMProtoMessage(
         name: package + "AndroidNotification",
@@ -122,23 +122,23 @@ enum FCMSchema {
             FCMProtoField("headers", .stringMap(entryType: package + "WebpushConfig.HeadersEntry")),
             FCMProtoField("data", .stringMap(entryType: package + "WebpushConfig.DataEntry")),
             FCMProtoField("notification", .structObject),
-            FCMProtoField(
-                "fcm_options",
-                .message(FCMProtoMessage(
-                    name: package + "WebpushFcmOptions",
-                    fields: [FCMProtoField("link", .string), FCMProtoField("analytics_label", .string)]))),
+            FCMProtoField("fcm_options", .message(webpushFcmOptions)),
         ])
+
+    static let webpushFcmOptions = FCMProtoMessage(
+        name: package + "WebpushFcmOptions",
+        fields: [FCMProtoField("link", .string), FCMProtoField("analytics_label", .string)])
 
     static let apnsConfig = FCMProtoMessage(
         name: package + "ApnsConfig",
         fields: [
             FCMProtoField("headers", .stringMap(entryType: package + "ApnsConfig.HeadersEntry")),
             FCMProtoField("payload", .structObject),
-            FCMProtoField(
-                "fcm_options",
-                .message(FCMProtoMessage(
-                    name: package + "ApnsFcmOptions",
-                    fields: [FCMProtoField("analytics_label", .string), FCMProtoField("image", .string)]))),
+            FCMProtoField("fcm_options", .message(apnsFcmOptions)),
             FCMProtoField("live_activity_token", .string),
         ])
+
+    static let apnsFcmOptions = FCMProtoMessage(
+        name: package + "ApnsFcmOptions",
+        fields: [FCMProtoField("analytics_label", .string), FCMProtoField("image", .string)])
 }

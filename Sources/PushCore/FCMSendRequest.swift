@@ -17,6 +17,10 @@ public struct FCMSendRequest: Sendable, Equatable {
     /// An empty body reads as `{}`, as Google's front end treats it (and so fails with
     /// "Recipient of the message is not set.").
     public init(body: [UInt8]) throws(GoogleError) {
+        if let request = Self.decodeWellFormed(body) {
+            self = request
+            return
+        }
         let json: JSONValue
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             json = .object(JSONObject())
@@ -28,6 +32,13 @@ public struct FCMSendRequest: Sendable, Equatable {
             }
         }
         try self.init(json: json)
+    }
+
+    /// The request a well-formed body holds, decoded in one pass without building JSON trees;
+    /// nil when the body is in any way unusual, valid or not, and the general path
+    /// (`init(body:)`, `init(json:)`) must decide. When not nil, it equals what `init(body:)` gives.
+    public static func decodeWellFormed(_ body: [UInt8]) -> FCMSendRequest? {
+        body.withUnsafeBytes { FCMSendRequestFastDecoder.decode($0) }
     }
 
     /// Validates an already parsed body, throwing the error Google would answer.

@@ -6,7 +6,8 @@ final class FCMSendRequestTests: XCTestCase {
         try FCMSendRequest(body: Array(body.utf8))
     }
 
-    private let snakeCase = #"""
+    /// Every field of the v1 Message, in snake_case; also in `FCMSendRequestFastDecoderTests`' corpus.
+    static let snakeCase = #"""
         {"validate_only": true, "message": {
           "token": "tok",
           "data": {"b": "2", "a": "1"},
@@ -23,7 +24,8 @@ final class FCMSendRequestTests: XCTestCase {
           "fcm_options": {"analytics_label": "all"}}}
         """#
 
-    private let camelCase = #"""
+    /// `snakeCase` in lowerCamelCase, enums and durations written other ways.
+    static let camelCase = #"""
         {"validateOnly": true, "message": {
           "token": "tok",
           "data": {"b": "2", "a": "1"},
@@ -41,11 +43,11 @@ final class FCMSendRequestTests: XCTestCase {
         """#
 
     func testSnakeAndCamelCaseGiveTheSameModel() throws {
-        XCTAssertEqual(try parse(snakeCase), try parse(camelCase))
+        XCTAssertEqual(try parse(Self.snakeCase), try parse(Self.camelCase))
     }
 
     func testModelHoldsEveryField() throws {
-        let request = try parse(snakeCase)
+        let request = try parse(Self.snakeCase)
         XCTAssertTrue(request.validateOnly)
         let message = request.message
         XCTAssertEqual(message.target, .token("tok"))

@@ -34,7 +34,8 @@ final class FCMSendRequestValidationTests: XCTestCase {
     private static let labelRule = "\": use 1 to 50 of the characters a-z A-Z 0-9 - _ . ~ %."
     private static let topicRule = "\": use the characters a-z A-Z 0-9 - _ . ~ % only, without the /topics/ prefix."
 
-    private let rows: [(name: String, body: String, status: Int, expected: String)] = [
+    /// Also the invalid part of `FCMSendRequestFastDecoderTests`' corpus.
+    static let rows: [(name: String, body: String, status: Int, expected: String)] = [
         // fcm-v1.md's own example, written out in full.
         (
             "data value must be a string", #"{"message":{"token":"t","data":{"a":12}}}"#, 400,
@@ -349,7 +350,7 @@ final class FCMSendRequestValidationTests: XCTestCase {
     ]
 
     func testEveryRuleAnswersGooglesError() {
-        for row in rows {
+        for row in Self.rows {
             do {
                 let request = try FCMSendRequest(body: Array(row.body.utf8))
                 XCTFail("\(row.name): accepted as \(request)")

@@ -136,4 +136,17 @@ final class JSONParserTests: XCTestCase {
         let value = try bytes.withUnsafeBytes { buffer in try JSONParser.parse(buffer) }
         XCTAssertEqual(value["ok"], .bool(true))
     }
+
+    /// The eight-at-a-time string scan looks at every byte that matters, wherever it is in the word.
+    func testWordScanMissesNoByteThatNeedsALook() {
+        for byte in UInt8.min...UInt8.max {
+            let matters = byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80
+            for position in 0..<8 {
+                var bytes = [UInt8](repeating: 0x61, count: 8)
+                bytes[position] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                XCTAssertEqual(JSONReader.needsLook(word), matters, "byte \(byte) at \(position)")
+            }
+        }
+    }
 }
