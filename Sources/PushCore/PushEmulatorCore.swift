@@ -159,6 +159,9 @@ public final class PushEmulatorCore: Sendable {
     /// - Parameters:
     ///   - requestBody: the request as the sender wrote it (JSON), for the message log.
     ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
+    // FCM's failure type gets a specialized entry point: a generic call from another module
+    // would look up `SendOutcome<Failure>`'s metadata at run time on every send.
+    @_specialize(exported: true, where Failure == GoogleError)
     public func send<Failure: Error & Sendable>(
         project: String,
         target: MessageTarget,
