@@ -21,13 +21,23 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // The process's allocator: glibc's grows a thread's arena a page at a time (a system
+        // call per few queued messages) and costs more per allocation; see docs/performance.md.
+        .systemLibrary(
+            name: "CTCMalloc",
+            pkgConfig: "libtcmalloc_minimal",
+            providers: [.apt(["libgoogle-perftools-dev"]), .brew(["gperftools"])]
+        ),
         .target(name: "CShims", dependencies: ["COpenSSL"]),
         .target(name: "HTTPServer", dependencies: ["CNGHTTP2", "COpenSSL", "CShims"]),
         .target(name: "PushCore"),
         .target(name: "PushAPI", dependencies: ["HTTPServer", "PushCore"]),
         .executableTarget(
             name: "push-emulator",
-            dependencies: ["PushAPI", "PushCore", "HTTPServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "PushAPI", "PushCore", "HTTPServer", "CTCMalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing push-emulator needs, only when it is missing:
-# Debian packages (nghttp2 and OpenSSL headers, curl, h2load/nghttp, nghttpd, wrk) and, with
+# Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk) and, with
 # --python, a local virtualenv (.venv) with the test clients from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 missing=()
 pkg-config --exists libnghttp2 2>/dev/null || missing+=(libnghttp2-dev)
 pkg-config --exists openssl 2>/dev/null || missing+=(libssl-dev)
+pkg-config --exists libtcmalloc_minimal 2>/dev/null || missing+=(libgoogle-perftools-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v curl >/dev/null || missing+=(curl)
 command -v h2load >/dev/null || missing+=(nghttp2-client)

@@ -1,4 +1,6 @@
 import ArgumentParser
+// Links tcmalloc, which takes over malloc for the whole process (see Package.swift).
+import CTCMalloc
 
 /// `push-emulator`: the command-line entry point.
 @main
