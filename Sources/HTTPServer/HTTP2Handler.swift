@@ -206,14 +206,14 @@ final class HTTP2Handler: ConnectionProtocol {
         if name.first == UInt8(ascii: ":") {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
-            case (7, UInt8(ascii: "m")): stream.method = CommonHeaderText.string(value)
+            case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
             case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
             case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
             default: break
             }
         } else {
             // nghttp2 has already rejected upper-case names.
-            stream.headers.addLowercased(CommonHeaderText.string(name), CommonHeaderText.string(value))
+            stream.headers.addLowercased(name, value)
         }
     }
 
