@@ -181,9 +181,10 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             connection.switchProtocol(to: http2)
             return http2
         }
+        let isHead = request.method == "HEAD"
         let response = connection.context.respond(to: request, startedAt: startedAt)
         let keepAlive = requestHead.keepAlive && !shuttingDown
-        write(response, version: version, keepAlive: keepAlive, isHead: request.method == "HEAD")
+        write(response, version: version, keepAlive: keepAlive, isHead: isHead)
         return nil
     }
 

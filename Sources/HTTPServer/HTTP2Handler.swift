@@ -53,29 +53,29 @@ final class HTTP2Handler: ConnectionProtocol {
         defer { nghttp2_session_callbacks_del(callbacks) }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().beginHeaders(frame)
+            HTTP2Handler.with(userData) { $0.beginHeaders(frame) }
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
             guard let frame, let name, let value, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().header(
-                frame, UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength)
-            )
+            HTTP2Handler.with(userData) {
+                $0.header(frame, UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength))
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
             guard let data, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().data(streamID, UnsafeBufferPointer(start: data, count: length))
+            HTTP2Handler.with(userData) { $0.data(streamID, UnsafeBufferPointer(start: data, count: length)) }
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().frameReceived(frame)
+            HTTP2Handler.with(userData) { $0.frameReceived(frame) }
             return 0
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, userData in
             guard let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().streamClosed(streamID)
+            HTTP2Handler.with(userData) { $0.streamClosed(streamID) }
             return 0
         }
         var options: OpaquePointer?
@@ -89,6 +89,12 @@ final class HTTP2Handler: ConnectionProtocol {
         let result = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(handler).toOpaque(), options)
         precondition(result == 0 && session != nil, "nghttp2_session_server_new2 failed: \(result)")
         return session!
+    }
+
+    /// Runs `body` on the handler behind nghttp2's `user_data` without retaining it: the session,
+    /// whose callbacks call this, never outlives the handler.
+    private static func with(_ userData: UnsafeMutableRawPointer, _ body: (HTTP2Handler) -> Void) {
+        Unmanaged<HTTP2Handler>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
     }
 
     /// No SETTINGS_MAX_HEADER_LIST_SIZE is advertised: nghttp2 would refuse an oversized stream
@@ -190,51 +196,57 @@ final class HTTP2Handler: ConnectionProtocol {
         nghttp2_session_set_stream_user_data(session, stream.id, Unmanaged.passUnretained(stream).toOpaque())
     }
 
-    /// The open stream with this id, or nil.
-    private func stream(_ id: Int32) -> HTTP2Stream? {
-        guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return nil }
-        return Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
+    /// Runs `body` on the open stream with this id, if there is one, without retaining it
+    /// (`streams` holds it until nghttp2 reports it closed).
+    private func withStream(_ id: Int32, _ body: (HTTP2Stream) -> Void) {
+        guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return }
+        Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 
     private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
-        stream.headerBytes += name.count + value.count + 32
-        if stream.headerBytes > maxHeaderBytes {
-            stream.rejection = 431
-            return
-        }
-        if name.first == UInt8(ascii: ":") {
-            // nghttp2 has validated the pseudo-headers; only these three are kept.
-            switch (name.count, name.count > 1 ? name[1] : 0) {
-            case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
-            case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
-            case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
-            default: break
+        withStream(frame.pointee.hd.stream_id) { stream in
+            guard !stream.dispatched else { return }
+            stream.headerBytes += name.count + value.count + 32
+            if stream.headerBytes > maxHeaderBytes {
+                stream.rejection = 431
+                return
             }
-        } else {
-            // nghttp2 has already rejected upper-case names.
-            stream.headers.addLowercased(name, value)
+            if name.first == UInt8(ascii: ":") {
+                // nghttp2 has validated the pseudo-headers; only these three are kept.
+                switch (name.count, name.count > 1 ? name[1] : 0) {
+                case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
+                case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
+                case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
+                default: break
+                }
+            } else {
+                // nghttp2 has already rejected upper-case names.
+                stream.headers.addLowercased(name, value)
+            }
         }
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(streamID), stream.rejection == nil else { return }
-        if stream.body.count + bytes.count > maxBodyBytes {
-            stream.rejection = 413
-            stream.body = []
-            // Answer now rather than reading a body we will not use.
-            dispatch(stream)
-            return
+        withStream(streamID) { stream in
+            guard stream.rejection == nil else { return }
+            if stream.body.count + bytes.count > maxBodyBytes {
+                stream.rejection = 413
+                stream.body = []
+                // Answer now rather than reading a body we will not use.
+                dispatch(stream)
+                return
+            }
+            stream.body += bytes
         }
-        stream.body += bytes
     }
 
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let type = frame.pointee.hd.type
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
-              frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-              let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
-        dispatch(stream)
+              frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return }
+        withStream(frame.pointee.hd.stream_id) { stream in
+            if !stream.dispatched { dispatch(stream) }
+        }
     }
 
     private func streamClosed(_ streamID: Int32) {
@@ -249,16 +261,18 @@ final class HTTP2Handler: ConnectionProtocol {
     private func dispatch(_ stream: HTTP2Stream) {
         stream.dispatched = true
         let context = connection.context
-        var request = HTTPRequest(
-            method: stream.method, target: stream.path, headers: stream.headers, body: stream.body,
-            version: .http2, isSecure: connection.isSecure, authority: stream.authority, remoteAddress: connection.remoteAddress
+        // The request takes over the stream's headers and body: nothing reads them there again.
+        let request = HTTPRequest(
+            method: stream.method, target: stream.path, headers: stream.rejection == nil ? stream.headers : HTTPHeaders(),
+            body: stream.body, version: .http2, isSecure: connection.isSecure, authority: stream.authority,
+            remoteAddress: connection.remoteAddress
         )
+        stream.headers = HTTPHeaders()
         stream.body = []
         if let status = stream.rejection {
             let message = status == 413
                 ? "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes."
                 : "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes."
-            request.headers = HTTPHeaders()
             context.log(request, status: status, startedAt: stream.startedAt)
             submit(context.configuration.errorResponse(status, message), for: stream, head: false)
             return

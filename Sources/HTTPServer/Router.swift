@@ -1,5 +1,6 @@
-/// Handles one request, synchronously, on the connection's loop.
-public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+/// Handles one request, synchronously, on the connection's loop. The request is handed over
+/// (`consuming`) so that it moves from the server through the router to the route without copies.
+public typealias HTTPHandler = @Sendable (consuming HTTPRequest) -> HTTPResponse
 
 /// Maps method + path to a handler. Templates are paths whose segments are literals, `{param}`,
 /// or `{param}:verb` (Google's custom-method suffix, e.g. `/v1/projects/{project}/messages:send`,
@@ -64,8 +65,9 @@ public struct Router: Sendable {
     }
 
     /// Answers a request with the matching route's handler, or 404/405.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    public func handle(_ request: consuming HTTPRequest) -> HTTPResponse {
         var path = request.path
+        let method = request.method
         // Matching works on the path's bytes in place: every request walks the route list, so it
         // must not allocate until a route has matched.
         let found: (route: Route, parameters: PathParameters)?
@@ -77,7 +79,7 @@ public struct Router: Sendable {
                 for route in routes where Self.matches(route.segments, bytes, parts) {
                     // A malformed percent escape in a parameter means this route does not match.
                     guard let parameters = Self.parameters(route.segments, bytes, parts) else { continue }
-                    if route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
+                    if route.method == method || (method == "HEAD" && route.method == "GET") {
                         return (route, parameters)
                     }
                     if !allowed.contains(route.method) { allowed.append(route.method) }
@@ -86,7 +88,6 @@ public struct Router: Sendable {
             }
         }
         if let found {
-            var request = request
             request.pathParameters = found.parameters
             return found.route.handler(request)
         }
