@@ -8,7 +8,9 @@ final class HTTP2Handler: ConnectionProtocol {
     /// Strong: the cycle with `Connection` is broken when the connection closes and drops its protocol.
     let connection: Connection
     private var session: OpaquePointer!
-    private var streams: [Int32: HTTP2Stream] = [:]
+    /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
+    /// costs no hashing (nghttp2's stream user data finds a stream by id).
+    private var streams: [HTTP2Stream] = []
     private var shuttingDown = false
     private var failed = false
     private let maxHeaderBytes: Int
@@ -146,7 +148,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
     var headerStartedAt: UInt64? { nil }
-    var isStreaming: Bool { streams.values.contains { $0.responseStream != nil } }
+    var isStreaming: Bool { streams.contains { $0.responseStream != nil } }
 
     func peerClosed() {
         finishAllStreams()
@@ -158,15 +160,18 @@ final class HTTP2Handler: ConnectionProtocol {
         let last = nghttp2_session_get_last_proc_stream_id(session)
         nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, UInt32(NGHTTP2_NO_ERROR.rawValue), nil, 0)
         // Streaming responses never end on their own: end them so the client gets a clean close.
-        for stream in streams.values where stream.responseStream != nil {
+        for stream in streams where stream.responseStream != nil {
             stream.responseStream?.finish()
         }
     }
 
     func connectionClosed() {
         finishAllStreams()
-        for stream in streams.values { stream.handler = nil }
-        streams = [:]
+        for stream in streams {
+            stream.handler = nil
+            stream.slot = nil
+        }
+        streams = []
     }
 
     func timedOut() {
@@ -175,7 +180,7 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func finishAllStreams() {
-        for stream in streams.values {
+        for stream in streams {
             stream.responseStream?.clientLeft()
             stream.responseStream = nil
         }
@@ -190,14 +195,22 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
-    /// without a dictionary lookup (`streams` holds it until `streamClosed`).
+    /// without a lookup of ours (`streams` holds it until `streamClosed`).
     private func add(_ stream: HTTP2Stream) {
-        streams[stream.id] = stream
+        stream.slot = streams.count
+        streams.append(stream)
         nghttp2_session_set_stream_user_data(session, stream.id, Unmanaged.passUnretained(stream).toOpaque())
     }
 
+    /// The open stream with this id, or nil.
+    private func stream(_ id: Int32) -> HTTP2Stream? {
+        guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return nil }
+        return Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
     /// Runs `body` on the open stream with this id, if there is one, without retaining it
-    /// (`streams` holds it until nghttp2 reports it closed).
+    /// (`streams` holds it until nghttp2 reports it closed); for callbacks that only record what
+    /// arrived and run no code that could close it.
     private func withStream(_ id: Int32, _ body: (HTTP2Stream) -> Void) {
         guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return }
         Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
@@ -244,13 +257,20 @@ final class HTTP2Handler: ConnectionProtocol {
         let type = frame.pointee.hd.type
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
               frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return }
-        withStream(frame.pointee.hd.stream_id) { stream in
-            if !stream.dispatched { dispatch(stream) }
-        }
+        // A strong reference: dispatching runs the application's handler.
+        guard let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
+        dispatch(stream)
     }
 
     private func streamClosed(_ streamID: Int32) {
-        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        // A strong reference: removing the stream from `streams` may release the last other one.
+        guard let stream = stream(streamID), let slot = stream.slot else { return }
+        let last = streams.removeLast()
+        if last !== stream {
+            streams[slot] = last
+            last.slot = slot
+        }
+        stream.slot = nil
         stream.responseStream?.clientLeft()
         stream.responseStream = nil
         stream.handler = nil
@@ -277,7 +297,7 @@ final class HTTP2Handler: ConnectionProtocol {
             submit(context.configuration.errorResponse(status, message), for: stream, head: false)
             return
         }
-        let response = context.respond(to: request, startedAt: stream.startedAt)
+        let response = context.respond(to: consume request, startedAt: stream.startedAt)
         submit(response, for: stream, head: stream.method == "HEAD")
     }
 
@@ -343,7 +363,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     /// More streaming body (or its end) is ready: wake the deferred data provider and send.
     func resume(_ stream: HTTP2Stream) {
-        guard streams[stream.id] === stream else { return }
+        guard stream.slot != nil else { return }
         nghttp2_session_resume_data(session, stream.id)
         connection.flush()
     }
