@@ -11,6 +11,7 @@ final class HTTP2Handler: ConnectionProtocol {
     /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
     /// costs no hashing (nghttp2's stream user data finds a stream by id).
     private var streams: [HTTP2Stream] = []
+    private var headerBlock = HTTP2HeaderBlock()
     private var shuttingDown = false
     private var failed = false
     private let maxHeaderBytes: Int
@@ -47,6 +48,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     deinit {
         nghttp2_session_del(session)
+        headerBlock.deallocate()
     }
 
     private static func makeSession(for handler: HTTP2Handler) -> OpaquePointer {
@@ -189,9 +191,18 @@ final class HTTP2Handler: ConnectionProtocol {
     // MARK: nghttp2 callbacks
 
     private func beginHeaders(_ frame: UnsafePointer<nghttp2_frame>) {
-        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
-              frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return }
-        add(HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self))
+        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else {
+            headerBlock.begin(nil)
+            return
+        }
+        if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+            let stream = HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self)
+            add(stream)
+            headerBlock.begin(stream)
+        } else {
+            // Trailers join the stream's headers.
+            headerBlock.begin(stream(frame.pointee.hd.stream_id))
+        }
     }
 
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
@@ -217,25 +228,24 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
-        withStream(frame.pointee.hd.stream_id) { stream in
-            guard !stream.dispatched else { return }
-            stream.headerBytes += name.count + value.count + 32
-            if stream.headerBytes > maxHeaderBytes {
-                stream.rejection = 431
-                return
+        // Header blocks do not interleave, so the block's stream is the frame's.
+        guard let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id, !stream.dispatched else { return }
+        stream.headerBytes += name.count + value.count + 32
+        if stream.headerBytes > maxHeaderBytes {
+            stream.rejection = 431
+            return
+        }
+        if name.first == UInt8(ascii: ":") {
+            // nghttp2 has validated the pseudo-headers; only these three are kept.
+            switch (name.count, name.count > 1 ? name[1] : 0) {
+            case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
+            case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
+            case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
+            default: break
             }
-            if name.first == UInt8(ascii: ":") {
-                // nghttp2 has validated the pseudo-headers; only these three are kept.
-                switch (name.count, name.count > 1 ? name[1] : 0) {
-                case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
-                case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
-                case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
-                default: break
-                }
-            } else {
-                // nghttp2 has already rejected upper-case names.
-                stream.headers.addLowercased(name, value)
-            }
+        } else {
+            // nghttp2 has already rejected upper-case names.
+            headerBlock.append(name, value)
         }
     }
 
@@ -255,6 +265,13 @@ final class HTTP2Handler: ConnectionProtocol {
 
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let type = frame.pointee.hd.type
+        if type == UInt8(NGHTTP2_HEADERS.rawValue), let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id {
+            if stream.dispatched || stream.rejection != nil {
+                headerBlock.begin(nil)
+            } else {
+                headerBlock.finish(into: &stream.headers)
+            }
+        }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
               frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return }
         // A strong reference: dispatching runs the application's handler.

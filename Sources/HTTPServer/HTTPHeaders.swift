@@ -56,9 +56,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
-    /// Appends a field whose name is known to be lower-case already (HTTP/2 guarantees it).
-    mutating func addLowercased(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
-        append(name, value, lowercasing: false)
+    /// Appends `count` fields laid out as `HTTPHeaderFieldBytes` describes, names lower-case.
+    mutating func appendFields(_ fields: UnsafeRawBufferPointer, count: Int) {
+        // A request's fields come in one block: an exact allocation, no growth.
+        if storage.isEmpty {
+            storage = Array(fields.bindMemory(to: UInt8.self))
+        } else {
+            storage.append(contentsOf: fields)
+        }
+        self.count += count
     }
 
     /// Replaces every field named `name` with one field, at the end.

@@ -38,16 +38,41 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertEqual(headers.values("x-field-0"), [long + "0"])
     }
 
-    func testRawFieldsAreTheStoredBytes() {
+    func testHeaderBlockHandsItsFieldsOver() {
+        var block = HTTP2HeaderBlock()
+        defer { block.deallocate() }
+        func append(_ name: String, _ value: String) {
+            Array(name.utf8).withUnsafeBufferPointer { name in
+                Array(value.utf8).withUnsafeBufferPointer { value in block.append(name, value) }
+            }
+        }
         var headers = HTTPHeaders()
-        Array("content-type".utf8).withUnsafeBufferPointer { name in
-            Array("application/json".utf8).withUnsafeBufferPointer { value in headers.addLowercased(name, value) }
-        }
-        let fields = headers.withFieldBytes { fields in
-            fields.map { (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)) }
-        }
-        XCTAssertEqual(fields.map(\.0), ["content-type"])
-        XCTAssertEqual(fields.map(\.1), ["application/json"])
+        block.begin(nil)
+        append("content-type", "application/json")
+        append("x-empty", "")
+        block.finish(into: &headers)
+        XCTAssertEqual(headers.count, 2)
         XCTAssertEqual(headers["Content-Type"], "application/json")
+        XCTAssertEqual(headers["x-empty"], "")
+
+        // A later block (trailers) is appended; one larger than the first buffer makes it grow.
+        let long = String(repeating: "t", count: 3000)
+        block.begin(nil)
+        append("x-trailer", long)
+        append("x-other", "1")
+        block.finish(into: &headers)
+        XCTAssertEqual(headers.fields.map(\.name), ["content-type", "x-empty", "x-trailer", "x-other"])
+        XCTAssertEqual(headers["x-trailer"], long)
+        let fields = headers.withFieldBytes { fields in fields.map { String(decoding: $0.value, as: UTF8.self) } }
+        XCTAssertEqual(fields, ["application/json", "", long, "1"])
+
+        // An unfinished block is dropped by the next one.
+        block.begin(nil)
+        append("x-dropped", "1")
+        block.begin(nil)
+        append("x-kept", "2")
+        var next = HTTPHeaders()
+        block.finish(into: &next)
+        XCTAssertEqual(next.fields.map(\.name), ["x-kept"])
     }
 }
