@@ -298,23 +298,33 @@ final class HTTP2Handler: ConnectionProtocol {
     private func dispatch(_ stream: HTTP2Stream) {
         stream.dispatched = true
         let context = connection.context
-        // The request takes over the stream's headers and body: nothing reads them there again.
-        let request = HTTPRequest(
-            method: stream.method, target: stream.path, headers: stream.rejection == nil ? stream.headers : HTTPHeaders(),
-            body: stream.body, version: .http2, isSecure: connection.isSecure, authority: stream.authority,
-            remoteAddress: connection.remoteAddress
-        )
-        stream.headers = HTTPHeaders()
-        stream.body = []
         if let status = stream.rejection {
             let message = status == 413
                 ? "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes."
                 : "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes."
-            context.log(request, status: status, startedAt: stream.startedAt)
+            context.log(
+                HTTPRequest(
+                    method: stream.method, target: stream.path, version: .http2, isSecure: connection.isSecure,
+                    authority: stream.authority, remoteAddress: connection.remoteAddress
+                ),
+                status: status, startedAt: stream.startedAt
+            )
+            stream.body = []
             submit(context.configuration.errorResponse(status, message), for: stream, head: false)
             return
         }
-        let response = context.respond(to: consume request, startedAt: stream.startedAt)
+        let headers = stream.headers
+        let body = stream.body
+        // The request takes over the stream's headers and body: nothing reads them there again.
+        stream.headers = HTTPHeaders()
+        stream.body = []
+        let response = context.respond(
+            to: HTTPRequest(
+                method: stream.method, target: stream.path, headers: headers, body: body, version: .http2,
+                isSecure: connection.isSecure, authority: stream.authority, remoteAddress: connection.remoteAddress
+            ),
+            startedAt: stream.startedAt
+        )
         submit(response, for: stream, head: stream.method == "HEAD")
     }
 
