@@ -169,6 +169,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     func connectionClosed() {
         finishAllStreams()
+        headerBlock.begin(nil)
         for stream in streams {
             stream.handler = nil
             stream.slot = nil
