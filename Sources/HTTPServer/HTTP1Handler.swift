@@ -165,9 +165,10 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         let startedAt = requestStartedAt ?? MonotonicClock.now()
         requestStartedAt = nil
         let version: HTTPVersion = requestHead.version == .http10 ? .http1_0 : .http1_1
+        var headers = HTTPHeaders()
+        for field in requestHead.headers { headers.add(field.name, field.value) }
         let request = HTTPRequest(
-            method: requestHead.method, target: requestHead.target,
-            headers: HTTPHeaders(requestHead.headers.map { ($0.name, $0.value) }), body: body,
+            method: requestHead.method, target: requestHead.target, headers: headers, body: body,
             version: version, isSecure: connection.isSecure, authority: requestHead.header("host"),
             remoteAddress: connection.remoteAddress
         )
@@ -180,17 +181,20 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             connection.switchProtocol(to: http2)
             return http2
         }
+        let isHead = request.method == "HEAD"
         let response = connection.context.respond(to: request, startedAt: startedAt)
         let keepAlive = requestHead.keepAlive && !shuttingDown
-        write(response, version: version, keepAlive: keepAlive, isHead: request.method == "HEAD")
+        write(response, version: version, keepAlive: keepAlive, isHead: isHead)
         return nil
     }
 
     private func write(_ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool) {
         var keepAlive = keepAlive
         var text = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(response.status))\r\n"
-        for (name, value) in response.headers where !Self.framingHeaders.contains(name) {
-            text += name + ": " + value + "\r\n"
+        response.headers.withFieldBytes { fields in
+            for (name, value) in fields where !Self.isFraming(name) {
+                text += String(decoding: name, as: UTF8.self) + ": " + String(decoding: value, as: UTF8.self) + "\r\n"
+            }
         }
         var bodyBytes: [UInt8]?
         switch response.body {
@@ -231,7 +235,10 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         }
     }
 
-    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+    /// Headers the server writes itself from the body and the connection's state.
+    private static func isFraming(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.equals("content-length") || name.equals("transfer-encoding") || name.equals("connection") || name.equals("keep-alive")
+    }
 
     // MARK: ResponseStreamSink
 

@@ -8,7 +8,10 @@ final class HTTP2Handler: ConnectionProtocol {
     /// Strong: the cycle with `Connection` is broken when the connection closes and drops its protocol.
     let connection: Connection
     private var session: OpaquePointer!
-    private var streams: [Int32: HTTP2Stream] = [:]
+    /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
+    /// costs no hashing (nghttp2's stream user data finds a stream by id).
+    private var streams: [HTTP2Stream] = []
+    private var headerBlock = HTTP2HeaderBlock()
     private var shuttingDown = false
     private var failed = false
     private let maxHeaderBytes: Int
@@ -45,6 +48,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     deinit {
         nghttp2_session_del(session)
+        headerBlock.deallocate()
     }
 
     private static func makeSession(for handler: HTTP2Handler) -> OpaquePointer {
@@ -53,29 +57,29 @@ final class HTTP2Handler: ConnectionProtocol {
         defer { nghttp2_session_callbacks_del(callbacks) }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().beginHeaders(frame)
+            HTTP2Handler.with(userData) { $0.beginHeaders(frame) }
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
             guard let frame, let name, let value, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().header(
-                frame, UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength)
-            )
+            HTTP2Handler.with(userData) {
+                $0.header(frame, UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength))
+            }
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
             guard let data, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().data(streamID, UnsafeBufferPointer(start: data, count: length))
+            HTTP2Handler.with(userData) { $0.data(streamID, UnsafeBufferPointer(start: data, count: length)) }
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().frameReceived(frame)
+            HTTP2Handler.with(userData) { $0.frameReceived(frame) }
             return 0
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, userData in
             guard let userData else { return 0 }
-            Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue().streamClosed(streamID)
+            HTTP2Handler.with(userData) { $0.streamClosed(streamID) }
             return 0
         }
         var options: OpaquePointer?
@@ -89,6 +93,12 @@ final class HTTP2Handler: ConnectionProtocol {
         let result = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(handler).toOpaque(), options)
         precondition(result == 0 && session != nil, "nghttp2_session_server_new2 failed: \(result)")
         return session!
+    }
+
+    /// Runs `body` on the handler behind nghttp2's `user_data` without retaining it: the session,
+    /// whose callbacks call this, never outlives the handler.
+    private static func with(_ userData: UnsafeMutableRawPointer, _ body: (HTTP2Handler) -> Void) {
+        Unmanaged<HTTP2Handler>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
     }
 
     /// No SETTINGS_MAX_HEADER_LIST_SIZE is advertised: nghttp2 would refuse an oversized stream
@@ -140,7 +150,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
     var headerStartedAt: UInt64? { nil }
-    var isStreaming: Bool { streams.values.contains { $0.responseStream != nil } }
+    var isStreaming: Bool { streams.contains { $0.responseStream != nil } }
 
     func peerClosed() {
         finishAllStreams()
@@ -152,15 +162,19 @@ final class HTTP2Handler: ConnectionProtocol {
         let last = nghttp2_session_get_last_proc_stream_id(session)
         nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, UInt32(NGHTTP2_NO_ERROR.rawValue), nil, 0)
         // Streaming responses never end on their own: end them so the client gets a clean close.
-        for stream in streams.values where stream.responseStream != nil {
+        for stream in streams where stream.responseStream != nil {
             stream.responseStream?.finish()
         }
     }
 
     func connectionClosed() {
         finishAllStreams()
-        for stream in streams.values { stream.handler = nil }
-        streams = [:]
+        headerBlock.begin(nil)
+        for stream in streams {
+            stream.handler = nil
+            stream.slot = nil
+        }
+        streams = []
     }
 
     func timedOut() {
@@ -169,7 +183,7 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func finishAllStreams() {
-        for stream in streams.values {
+        for stream in streams {
             stream.responseStream?.clientLeft()
             stream.responseStream = nil
         }
@@ -178,15 +192,25 @@ final class HTTP2Handler: ConnectionProtocol {
     // MARK: nghttp2 callbacks
 
     private func beginHeaders(_ frame: UnsafePointer<nghttp2_frame>) {
-        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
-              frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return }
-        add(HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self))
+        guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else {
+            headerBlock.begin(nil)
+            return
+        }
+        if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+            let stream = HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self)
+            add(stream)
+            headerBlock.begin(stream)
+        } else {
+            // Trailers join the stream's headers.
+            headerBlock.begin(stream(frame.pointee.hd.stream_id))
+        }
     }
 
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
-    /// without a dictionary lookup (`streams` holds it until `streamClosed`).
+    /// without a lookup of ours (`streams` holds it until `streamClosed`).
     private func add(_ stream: HTTP2Stream) {
-        streams[stream.id] = stream
+        stream.slot = streams.count
+        streams.append(stream)
         nghttp2_session_set_stream_user_data(session, stream.id, Unmanaged.passUnretained(stream).toOpaque())
     }
 
@@ -196,8 +220,17 @@ final class HTTP2Handler: ConnectionProtocol {
         return Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
     }
 
+    /// Runs `body` on the open stream with this id, if there is one, without retaining it
+    /// (`streams` holds it until nghttp2 reports it closed); for callbacks that only record what
+    /// arrived and run no code that could close it.
+    private func withStream(_ id: Int32, _ body: (HTTP2Stream) -> Void) {
+        guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return }
+        Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
     private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
+        // Header blocks do not interleave, so the block's stream is the frame's.
+        guard let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id, !stream.dispatched else { return }
         stream.headerBytes += name.count + value.count + 32
         if stream.headerBytes > maxHeaderBytes {
             stream.rejection = 431
@@ -206,39 +239,56 @@ final class HTTP2Handler: ConnectionProtocol {
         if name.first == UInt8(ascii: ":") {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
-            case (7, UInt8(ascii: "m")): stream.method = CommonHeaderText.string(value)
+            case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
             case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
             case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
             default: break
             }
         } else {
             // nghttp2 has already rejected upper-case names.
-            stream.headers.addLowercased(CommonHeaderText.string(name), CommonHeaderText.string(value))
+            headerBlock.append(name, value)
         }
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(streamID), stream.rejection == nil else { return }
-        if stream.body.count + bytes.count > maxBodyBytes {
-            stream.rejection = 413
-            stream.body = []
-            // Answer now rather than reading a body we will not use.
-            dispatch(stream)
-            return
+        withStream(streamID) { stream in
+            guard stream.rejection == nil else { return }
+            if stream.body.count + bytes.count > maxBodyBytes {
+                stream.rejection = 413
+                stream.body = []
+                // Answer now rather than reading a body we will not use.
+                dispatch(stream)
+                return
+            }
+            stream.body += bytes
         }
-        stream.body += bytes
     }
 
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let type = frame.pointee.hd.type
+        if type == UInt8(NGHTTP2_HEADERS.rawValue), let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id {
+            if stream.dispatched || stream.rejection != nil {
+                headerBlock.begin(nil)
+            } else {
+                headerBlock.finish(into: &stream.headers)
+            }
+        }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
-              frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-              let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
+              frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return }
+        // A strong reference: dispatching runs the application's handler.
+        guard let stream = stream(frame.pointee.hd.stream_id), !stream.dispatched else { return }
         dispatch(stream)
     }
 
     private func streamClosed(_ streamID: Int32) {
-        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        // A strong reference: removing the stream from `streams` may release the last other one.
+        guard let stream = stream(streamID), let slot = stream.slot else { return }
+        let last = streams.removeLast()
+        if last !== stream {
+            streams[slot] = last
+            last.slot = slot
+        }
+        stream.slot = nil
         stream.responseStream?.clientLeft()
         stream.responseStream = nil
         stream.handler = nil
@@ -249,21 +299,33 @@ final class HTTP2Handler: ConnectionProtocol {
     private func dispatch(_ stream: HTTP2Stream) {
         stream.dispatched = true
         let context = connection.context
-        var request = HTTPRequest(
-            method: stream.method, target: stream.path, headers: stream.headers, body: stream.body,
-            version: .http2, isSecure: connection.isSecure, authority: stream.authority, remoteAddress: connection.remoteAddress
-        )
-        stream.body = []
         if let status = stream.rejection {
             let message = status == 413
                 ? "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes."
                 : "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes."
-            request.headers = HTTPHeaders()
-            context.log(request, status: status, startedAt: stream.startedAt)
+            context.log(
+                HTTPRequest(
+                    method: stream.method, target: stream.path, version: .http2, isSecure: connection.isSecure,
+                    authority: stream.authority, remoteAddress: connection.remoteAddress
+                ),
+                status: status, startedAt: stream.startedAt
+            )
+            stream.body = []
             submit(context.configuration.errorResponse(status, message), for: stream, head: false)
             return
         }
-        let response = context.respond(to: request, startedAt: stream.startedAt)
+        let headers = stream.headers
+        let body = stream.body
+        // The request takes over the stream's headers and body: nothing reads them there again.
+        stream.headers = HTTPHeaders()
+        stream.body = []
+        let response = context.respond(
+            to: HTTPRequest(
+                method: stream.method, target: stream.path, headers: headers, body: body, version: .http2,
+                isSecure: connection.isSecure, authority: stream.authority, remoteAddress: connection.remoteAddress
+            ),
+            startedAt: stream.startedAt
+        )
         submit(response, for: stream, head: stream.method == "HEAD")
     }
 
@@ -329,7 +391,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     /// More streaming body (or its end) is ready: wake the deferred data provider and send.
     func resume(_ stream: HTTP2Stream) {
-        guard streams[stream.id] === stream else { return }
+        guard stream.slot != nil else { return }
         nghttp2_session_resume_data(session, stream.id)
         connection.flush()
     }

@@ -2,15 +2,14 @@ import CNGHTTP2
 
 /// The header block of an HTTP/2 response, laid out for `nghttp2_submit_response`.
 enum HTTP2ResponseHead {
-    /// Lays `:status`, the headers (minus connection-specific ones) and `content-length` out in one
-    /// temporary buffer and points nghttp2 name/value pairs into it; nghttp2 copies them during
-    /// `body`, so nothing here outlives the call.
+    /// Points nghttp2 name/value pairs at the headers' own bytes (minus connection-specific ones),
+    /// with `:status` and `content-length` laid out in a small temporary buffer; nghttp2 copies
+    /// them during `body`, so nothing here outlives the call.
     static func withNameValuePairs(
         status: Int, headers: HTTPHeaders, contentLength: Int?, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
     ) {
         let statusText = status >= 100 && status <= 999 ? nil : String(status)
-        var byteCount = 7 + (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 14 + 20)
-        for (name, value) in headers { byteCount += name.utf8.count + value.utf8.count }
+        let byteCount = 7 + (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 14 + 20)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { bytes in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: headers.count + 2) { pairs in
                 var writer = Writer(bytes: bytes, pairs: pairs)
@@ -21,26 +20,28 @@ enum HTTP2ResponseHead {
                     out[2] = UInt8(ascii: "0") + UInt8(status % 10)
                     return 3
                 }
-                for (name, value) in headers where !isConnectionSpecific(name) {
-                    writer.append(name: name) { $0.copy(value.utf8) }
+                headers.withFieldBytes { fields in
+                    for (name, value) in fields where !isConnectionSpecific(name) {
+                        writer.appendInPlace(name: name, value: value)
+                    }
+                    if let contentLength {
+                        writer.append(name: "content-length") { $0.writeDecimal(contentLength) }
+                    }
+                    body(UnsafeMutableBufferPointer(rebasing: pairs[..<writer.pairCount]))
                 }
-                if let contentLength {
-                    writer.append(name: "content-length") { $0.writeDecimal(contentLength) }
-                }
-                body(UnsafeMutableBufferPointer(rebasing: pairs[..<writer.pairCount]))
             }
         }
     }
 
     /// Headers that describe the HTTP/1.1 connection or framing; HTTP/2 forbids or replaces them.
-    static func isConnectionSpecific(_ name: String) -> Bool {
-        // The length check first: most names are ruled out without comparing text.
-        switch name.utf8.count {
-        case 7: name == "upgrade"
-        case 10: name == "connection" || name == "keep-alive"
-        case 14: name == "content-length"
-        case 16: name == "proxy-connection"
-        case 17: name == "transfer-encoding"
+    static func isConnectionSpecific(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The length first: most names are ruled out without comparing text.
+        switch name.count {
+        case 7: name.equals("upgrade")
+        case 10: name.equals("connection") || name.equals("keep-alive")
+        case 14: name.equals("content-length")
+        case 16: name.equals("proxy-connection")
+        case 17: name.equals("transfer-encoding")
         default: false
         }
     }
@@ -62,6 +63,15 @@ enum HTTP2ResponseHead {
             pairs[pairCount] = nghttp2_nv(
                 name: base + nameStart, value: base + valueStart,
                 namelen: valueStart - nameStart, valuelen: byteCount - valueStart, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+            )
+            pairCount += 1
+        }
+
+        /// Appends a pair pointing at bytes that stay put until nghttp2 has copied them.
+        mutating func appendInPlace(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+            pairs[pairCount] = nghttp2_nv(
+                name: UnsafeMutablePointer(mutating: name.baseAddress), value: UnsafeMutablePointer(mutating: value.baseAddress),
+                namelen: name.count, valuelen: value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
             )
             pairCount += 1
         }

@@ -4,6 +4,8 @@ final class HTTP2Stream: ResponseStreamSink {
     /// Strong on purpose (a weak reference would move the handler's reference counts to a slow
     /// side table); cleared when the stream or the connection closes, which breaks the cycle.
     var handler: HTTP2Handler?
+    /// Where the handler's list of open streams holds this one; nil once closed.
+    var slot: Int?
     let startedAt = MonotonicClock.now()
 
     var method = ""

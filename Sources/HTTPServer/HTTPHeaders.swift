@@ -1,15 +1,21 @@
 /// Header fields in order. Names are stored lower-cased (HTTP/2 requires it; HTTP/1.1 does not care),
 /// so lookups are case-insensitive.
+///
+/// The fields live as bytes in one buffer, each as its name's and value's lengths (four bytes each)
+/// followed by the name and the value: a request's fields arrive as bytes and most are never read,
+/// so making a `String` of each (validation, often an allocation) would be wasted; a `String` is
+/// made only for what is looked up.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    /// The fields, in order, names lower-cased.
-    public private(set) var fields: [(name: String, value: String)] = []
+    /// The fields' lengths and bytes, back to back.
+    private var storage: [UInt8] = []
+    /// How many fields there are.
+    public private(set) var count = 0
 
     /// Makes an empty header list.
     public init() {}
 
     /// Makes a header list from pairs in order.
     public init(_ pairs: [(String, String)]) {
-        fields.reserveCapacity(pairs.count)
         for (name, value) in pairs { add(name, value) }
     }
 
@@ -18,59 +24,108 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         self.init(elements)
     }
 
+    /// The fields, in order, names lower-cased.
+    public var fields: [(name: String, value: String)] { Array(self) }
+
     /// The first value of `name`, or nil.
     public subscript(name: String) -> String? {
-        let key = Self.lowercased(name)
-        // Lengths first: most names are ruled out without comparing text.
-        let length = key.utf8.count
-        return fields.first(where: { $0.name.utf8.count == length && $0.name == key })?.value
+        var name = name
+        return name.withUTF8 { key in
+            withFieldBytes { fields in
+                fields.first { Self.nameMatches($0.name, key) }.map { String(decoding: $0.value, as: UTF8.self) }
+            }
+        }
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        let key = Self.lowercased(name)
-        return fields.filter { $0.name == key }.map(\.value)
+        var name = name
+        return name.withUTF8 { key in
+            withFieldBytes { fields in
+                fields.filter { Self.nameMatches($0.name, key) }.map { String(decoding: $0.value, as: UTF8.self) }
+            }
+        }
     }
 
     /// Appends a field (keeping any earlier one with the same name).
     public mutating func add(_ name: String, _ value: String) {
-        fields.append((Self.lowercased(name), value))
+        var name = name
+        var value = value
+        name.withUTF8 { name in
+            value.withUTF8 { value in append(name, value, lowercasing: true) }
+        }
     }
 
-    /// Appends a field whose name is known to be lower-case already (HTTP/2 guarantees it).
-    mutating func addLowercased(_ name: String, _ value: String) {
-        // Requests carry a handful of fields: one allocation instead of growing 1, 2, 4, 8.
-        if fields.capacity == 0 { fields.reserveCapacity(8) }
-        fields.append((name, value))
+    /// Appends `count` fields laid out as `HTTPHeaderFieldBytes` describes, names lower-case.
+    mutating func appendFields(_ fields: UnsafeRawBufferPointer, count: Int) {
+        // A request's fields come in one block: an exact allocation, no growth.
+        if storage.isEmpty {
+            storage = Array(fields.bindMemory(to: UInt8.self))
+        } else {
+            storage.append(contentsOf: fields)
+        }
+        self.count += count
     }
 
-    /// Replaces every field named `name` with one field.
+    /// Replaces every field named `name` with one field, at the end.
     public mutating func set(_ name: String, _ value: String) {
-        let key = Self.lowercased(name)
-        if fields.contains(where: { $0.name == key }) { fields.removeAll { $0.name == key } }
-        fields.append((key, value))
+        remove(name)
+        add(name, value)
     }
 
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
-        let key = Self.lowercased(name)
-        fields.removeAll { $0.name == key }
+        var name = name
+        let kept: HTTPHeaders? = name.withUTF8 { key in
+            withFieldBytes { fields in
+                guard fields.contains(where: { Self.nameMatches($0.name, key) }) else { return nil }
+                var kept = HTTPHeaders()
+                for field in fields where !Self.nameMatches(field.name, key) {
+                    kept.append(field.name, field.value, lowercasing: false)
+                }
+                return kept
+            }
+        }
+        if let kept { self = kept }
     }
-
-    /// How many fields there are.
-    public var count: Int { fields.count }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        fields.makeIterator()
+    public func makeIterator() -> Iterator {
+        Iterator(storage: storage)
     }
 
-    /// Lower-cases ASCII only (header names are ASCII tokens); fast path when already lower-case.
-    static func lowercased(_ name: String) -> String {
-        let utf8 = name.utf8
-        let isUppercase = { (byte: UInt8) in byte >= 65 && byte <= 90 }
-        let hasUppercase = utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercase) }
-        guard hasUppercase ?? utf8.contains(where: isUppercase) else { return name }
-        return String(decoding: utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    /// Calls `body` with the fields as bytes, valid only during the call.
+    func withFieldBytes<Result>(_ body: (HTTPHeaderFieldBytes) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeBytes { try body(HTTPHeaderFieldBytes(storage: $0)) }
+    }
+
+    private mutating func append(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, lowercasing: Bool) {
+        let needed = HTTPHeaderFieldBytes.lengthsSize + name.count + value.count
+        if storage.capacity - storage.count < needed {
+            // A request carries a handful of fields: one allocation rather than growing 1, 2, 4, 8.
+            storage.reserveCapacity(Swift.max(storage.count + needed, storage.capacity * 2, 256))
+        }
+        // Laid out on the stack and appended at once: each `append` costs a uniqueness and capacity check.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: needed) { field in
+            let lengths = (UInt32(name.count).littleEndian, UInt32(value.count).littleEndian)
+            withUnsafeBytes(of: lengths) { UnsafeMutableRawBufferPointer(field).copyMemory(from: $0) }
+            let nameStart = field.baseAddress! + HTTPHeaderFieldBytes.lengthsSize
+            if let source = name.baseAddress { nameStart.initialize(from: source, count: name.count) }
+            if let source = value.baseAddress { (nameStart + name.count).initialize(from: source, count: value.count) }
+            if lowercasing {
+                for index in 0..<name.count { nameStart[index] = HTTP1Parser.ASCII.lowercased(nameStart[index]) }
+            }
+            storage.append(contentsOf: field)
+        }
+        count += 1
+    }
+
+    /// Compares a stored (lower-case) name with a key in any case.
+    private static func nameMatches(_ stored: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard stored.count == key.count else { return false }
+        for index in 0..<key.count where HTTP1Parser.ASCII.lowercased(key[index]) != stored[index] {
+            return false
+        }
+        return true
     }
 }

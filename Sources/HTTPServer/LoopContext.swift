@@ -23,16 +23,16 @@ final class LoopContext {
     }
 
     /// Runs the handler and logs the request.
-    func respond(to request: HTTPRequest, startedAt: UInt64) -> HTTPResponse {
-        let response = handler(request)
-        if let accessLog {
-            let size: Int
-            switch response.body {
-            case .bytes(let bytes): size = bytes.count
-            case .stream: size = 0
-            }
-            accessLog.record(request, status: response.status, bytes: size, startedAt: startedAt)
+    func respond(to request: consuming HTTPRequest, startedAt: UInt64) -> HTTPResponse {
+        guard let accessLog else { return handler(request) }
+        // The log needs the request after the handler: only then is it copied.
+        let response = handler(copy request)
+        let size: Int
+        switch response.body {
+        case .bytes(let bytes): size = bytes.count
+        case .stream: size = 0
         }
+        accessLog.record(request, status: response.status, bytes: size, startedAt: startedAt)
         return response
     }
 

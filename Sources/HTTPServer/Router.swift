@@ -1,5 +1,6 @@
-/// Handles one request, synchronously, on the connection's loop.
-public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+/// Handles one request, synchronously, on the connection's loop. The request is handed over
+/// (`consuming`) so that it moves from the server through the router to the route without copies.
+public typealias HTTPHandler = @Sendable (consuming HTTPRequest) -> HTTPResponse
 
 /// Maps method + path to a handler. Templates are paths whose segments are literals, `{param}`,
 /// or `{param}:verb` (Google's custom-method suffix, e.g. `/v1/projects/{project}/messages:send`,
@@ -64,31 +65,35 @@ public struct Router: Sendable {
     }
 
     /// Answers a request with the matching route's handler, or 404/405.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    public func handle(_ request: consuming HTTPRequest) -> HTTPResponse {
         var path = request.path
+        let method = request.method
         // Matching works on the path's bytes in place: every request walks the route list, so it
         // must not allocate until a route has matched.
-        let found: (route: Route, parameters: PathParameters)?
+        // The route's position, not a copy of it: a copy would retain and release its fields.
+        let found: Int?
+        var parameters = PathParameters()
         var allowed: [String] = []
         found = path.withUTF8 { bytes in
             let partCount = bytes.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 }
             return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: partCount) { parts in
                 Self.splitSegments(bytes, into: parts)
-                for route in routes where Self.matches(route.segments, bytes, parts) {
+                for index in routes.indices where Self.matches(routes[index].segments, bytes, parts) {
                     // A malformed percent escape in a parameter means this route does not match.
-                    guard let parameters = Self.parameters(route.segments, bytes, parts) else { continue }
-                    if route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
-                        return (route, parameters)
+                    guard let decoded = Self.parameters(routes[index].segments, bytes, parts) else { continue }
+                    let routeMethod = routes[index].method
+                    if routeMethod == method || (method == "HEAD" && routeMethod == "GET") {
+                        parameters = decoded
+                        return index
                     }
-                    if !allowed.contains(route.method) { allowed.append(route.method) }
+                    if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
                 }
                 return nil
             }
         }
         if let found {
-            var request = request
-            request.pathParameters = found.parameters
-            return found.route.handler(request)
+            request.pathParameters = parameters
+            return routes[found].handler(request)
         }
         return allowed.isEmpty ? notFound(request) : methodNotAllowed(request, allowed)
     }

@@ -66,7 +66,7 @@ public struct EmulatorApp: Sendable {
     }
 
     /// Answers a request.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    public func handle(_ request: consuming HTTPRequest) -> HTTPResponse {
         router.handle(request)
     }
 }

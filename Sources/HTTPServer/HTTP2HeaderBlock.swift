@@ -1,0 +1,53 @@
+/// The header block an `HTTP2Handler` is receiving. HTTP/2 sends a block's frames back to back
+/// (HEADERS, then CONTINUATION), so one block at a time is in flight on a connection; its fields
+/// gather here, in `HTTPHeaders`' byte layout, and move to the stream in one piece when the block
+/// ends: growing each stream's own header list field by field cost more than twice as much.
+struct HTTP2HeaderBlock {
+    /// The stream whose block this is; nil when no stream takes it (nothing is gathered then).
+    var stream: HTTP2Stream?
+    /// Reused from block to block for the connection's lifetime.
+    private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var used = 0
+    private var count = 0
+
+    /// Starts a block for `stream`, dropping whatever an unfinished block had gathered.
+    mutating func begin(_ stream: HTTP2Stream?) {
+        self.stream = stream
+        used = 0
+        count = 0
+    }
+
+    /// Gathers a field whose name is lower-case already (HTTP/2 guarantees it). Callers bound the
+    /// total with the header size limit.
+    mutating func append(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+        let needed = HTTPHeaderFieldBytes.lengthsSize + name.count + value.count
+        if buffer.count - used < needed { grow(to: used + needed) }
+        let lengths = (UInt32(name.count).littleEndian, UInt32(value.count).littleEndian)
+        withUnsafeBytes(of: lengths) { buffer.baseAddress!.advanced(by: used).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        used += HTTPHeaderFieldBytes.lengthsSize
+        if let source = name.baseAddress { buffer.baseAddress!.advanced(by: used).copyMemory(from: source, byteCount: name.count) }
+        used += name.count
+        if let source = value.baseAddress { buffer.baseAddress!.advanced(by: used).copyMemory(from: source, byteCount: value.count) }
+        used += value.count
+        count += 1
+    }
+
+    /// Ends the block: hands its fields to the stream's headers, and lets go of the stream.
+    mutating func finish(into headers: inout HTTPHeaders) {
+        if count > 0 { headers.appendFields(UnsafeRawBufferPointer(rebasing: buffer[..<used]), count: count) }
+        begin(nil)
+    }
+
+    /// Frees the buffer; the block is not used again.
+    mutating func deallocate() {
+        buffer.deallocate()
+        buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    }
+
+    private mutating func grow(to minimum: Int) {
+        let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(minimum, buffer.count * 2, 1024), alignment: 8)
+        if used > 0 { grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: used) }
+        buffer.deallocate()
+        buffer = grown
+    }
+}
