@@ -14,6 +14,18 @@ extension String {
         unsafeBitCast(inlineASCIIBits(bytes, start: start, count: count), to: String.self)
     }
 
+    /// The bytes of a string kept in the inline ASCII form, the padding after them cleared, and
+    /// their count; nil for any other string, or where `smallASCIIFormHolds` is false. Lets the
+    /// serializer take a short string's bytes from its two words rather than through a closure.
+    var smallASCIIWords: (low: UInt64, high: UInt64, count: Int)? {
+        guard String.smallASCIIFormHolds else { return nil }
+        let (low, high) = unsafeBitCast(self, to: (UInt64, UInt64).self)
+        // The top four bits say "immortal, ASCII, small" only in this form: large strings clear
+        // the "small" bit, and small ones with non-ASCII bytes the "ASCII" one.
+        guard high >> 60 == 0xE else { return nil }
+        return (low, high & 0x00FF_FFFF_FFFF_FFFF, Int((high >> 56) & 0xF))
+    }
+
     /// The two words of the inline form of the ASCII bytes, without checks: see `uncheckedSmallASCII`.
     @inline(__always)
     fileprivate static func inlineASCIIBits(

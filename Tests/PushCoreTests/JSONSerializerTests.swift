@@ -33,6 +33,17 @@ final class JSONSerializerTests: XCTestCase {
         }
     }
 
+    /// Short ASCII strings are written from their inline form; longer or non-ASCII ones are not.
+    func testWritesPlainStringsOfEveryShortLength() {
+        for length in 0...17 {
+            let text = String("abcdefghijklmnopq".prefix(length))
+            XCTAssertEqual(JSONValue.string(text).jsonString, "\"" + text + "\"", "\(length)")
+            XCTAssertEqual(text.smallASCIIWords?.count, length <= 15 ? length : nil, "\(length)")
+        }
+        XCTAssertNil("é".smallASCIIWords)
+        XCTAssertEqual(JSONValue.string("é\"").jsonString, #""é\"""#)
+    }
+
     func testEscapesKeys() {
         let value: JSONValue = ["line\nbreak": "x"]
         XCTAssertEqual(value.jsonString, #"{"line\nbreak":"x"}"#)
