@@ -14,6 +14,24 @@ extension String {
         unsafeBitCast(inlineASCIIBits(bytes, start: start, count: count), to: String.self)
     }
 
+    /// `String(value)`, written straight in the inline form for values of up to 15 digits: the
+    /// default `apns-expiration` of every send, which `String(_:)` makes through a generic
+    /// description.
+    static func decimal(_ value: Int64) -> String {
+        guard smallASCIIFormHolds, value >= 0, value < 1_000_000_000_000_000 else { return String(value) }
+        // Last digit first, each shifted in below the ones before: the first digit ends up in
+        // the first byte.
+        var rest = UInt64(value), low: UInt64 = 0, high: UInt64 = 0, count: UInt64 = 0
+        repeat {
+            high = high &<< 8 | low &>> 56
+            low = low &<< 8 | (0x30 &+ rest % 10)
+            rest /= 10
+            count &+= 1
+        } while rest != 0
+        high |= (0xE0 | count) &<< 56
+        return unsafeBitCast((low, high), to: String.self)
+    }
+
     /// The bytes of a string kept in the inline ASCII form, the padding after them cleared, and
     /// their count; nil for any other string, or where `smallASCIIFormHolds` is false. Lets the
     /// serializer take a short string's bytes from its two words rather than through a closure.
