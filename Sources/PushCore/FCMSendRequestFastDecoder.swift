@@ -259,6 +259,27 @@ struct FCMSendRequestFastDecoder {
         // Local copies: the loop then runs in registers rather than through the reader.
         let bytes = reader.bytes
         let start = reader.index
+        // Most keys are shorter than 8 bytes: one word holds the key and its closing quote, and
+        // is the key's prefix once the quote and what follows are masked off.
+        if start + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            // The lowest byte flagged is a quote; bytes above it may be flagged wrongly, but not used.
+            let quoteFlags = (quotes &- ones) & ~quotes & highs
+            if quoteFlags != 0 {
+                let count = quoteFlags.trailingZeroBitCount / 8
+                let below: UInt64 = (1 << (8 * UInt64(count))) &- 1
+                // A byte below the quote that is a control character, a backslash or not ASCII
+                // (flagged by JSONReader's test, which also flags the quote itself) is for the
+                // general path.
+                guard !JSONReader.needsLook(word & below | 0x4141_4141_4141_4141 & ~below) else { throw Unsure() }
+                reader.index = start + count + 1
+                let key = UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
+                guard let position = keys.position(of: key, prefix: word & below) else { throw Unsure() }
+                return position
+            }
+        }
         var end = start
         while end < bytes.count {
             let byte = bytes[end]
@@ -269,7 +290,7 @@ struct FCMSendRequestFastDecoder {
         guard end < bytes.count else { throw Unsure() }
         let key = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         reader.index = end + 1
-        guard let position = keys.position(of: key) else { throw Unsure() }
+        guard let position = keys.position(of: key, prefix: FCMFastKeyTable<Key>.prefix(of: key)) else { throw Unsure() }
         return position
     }
 
