@@ -10,6 +10,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O \
     Sources/PushCore/JSONValue.swift \
     Sources/PushCore/JSONParseError.swift \
     Sources/PushCore/JSONParser.swift \
+    Sources/PushCore/String+SmallASCII.swift \
     Sources/PushCore/JSONSerializer.swift \
     Fuzz/JSONParserFuzz.swift \
     -o .build/fuzz-json

@@ -39,7 +39,7 @@ public enum AppleConversion {
         headers.append(
             HeaderField(
                 lowercaseName: "apns-expiration",
-                expiration ?? String(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
+                expiration ?? String.decimal(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
         if let collapseID { headers.append(HeaderField(lowercaseName: "apns-collapse-id", collapseID)) }
         headers.append(HeaderField(lowercaseName: "apns-id", apnsID ?? input.apnsID))
         if !others.isEmpty { headers.append(contentsOf: others) }

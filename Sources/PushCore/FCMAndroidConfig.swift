@@ -9,19 +9,19 @@ public struct FCMAndroidConfig: Sendable, Equatable {
     }
 
     /// Messages with the same key replace each other while pending.
-    public var collapseKey: String?
+    public var collapseKey: Optional<String>
     /// Delivery priority, if set.
-    public var priority: Priority?
+    public var priority: Optional<Priority>
     /// Time to live, 0 to 28 days; nil means FCM's default of 28 days.
-    public var ttl: GoogleDuration?
+    public var ttl: Optional<GoogleDuration>
     /// The package the message is for.
-    public var restrictedPackageName: String?
+    public var restrictedPackageName: Optional<String>
     /// Replaces `message.data` on Android when set.
     public var data: [FCMStringPair]
     /// `AndroidNotification`, validated, in canonical form (snake_case keys, enums by name).
-    public var notification: JSONObject?
+    public var notification: Optional<JSONObject>
     /// Android analytics options.
-    public var fcmOptions: FCMOptions?
+    public var fcmOptions: Optional<FCMOptions>
     /// Deliver while the device is in direct boot mode.
     public var directBootOk: Bool
     /// Deliver on bandwidth-constrained networks.

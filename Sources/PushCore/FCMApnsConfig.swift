@@ -3,9 +3,9 @@ public struct FCMApnsConfig: Sendable, Equatable {
     /// `apns.fcm_options`.
     public struct Options: Sendable, Equatable {
         /// The analytics label.
-        public var analyticsLabel: String?
+        public var analyticsLabel: Optional<String>
         /// An image URL; overrides `notification.image` for Apple devices.
-        public var image: String?
+        public var image: Optional<String>
 
         /// Makes options.
         public init(analyticsLabel: String? = nil, image: String? = nil) {
@@ -18,11 +18,11 @@ public struct FCMApnsConfig: Sendable, Equatable {
     /// names as sent, values checked to be strings.
     public var headers: [FCMStringPair]
     /// The APNs payload (`aps` and custom keys), kept exactly as given.
-    public var payload: JSONObject?
+    public var payload: Optional<JSONObject>
     /// Apple options.
-    public var fcmOptions: Options?
+    public var fcmOptions: Optional<Options>
     /// An ActivityKit push token, for Live Activity updates.
-    public var liveActivityToken: String?
+    public var liveActivityToken: Optional<String>
 
     /// Makes a configuration.
     public init(

@@ -35,15 +35,15 @@ struct FCMFastKeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendabl
     }
 
     /// The first 8 bytes (fewer for a shorter key), little end first.
-    private static func prefix(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func prefix(of bytes: UnsafeRawBufferPointer) -> UInt64 {
         var prefix: UInt64 = 0
         for index in 0..<min(bytes.count, 8) { prefix |= UInt64(bytes[index]) << (8 * index) }
         return prefix
     }
 
-    /// The position in `keys` of the field `bytes` names, or nil for a key the table does not hold.
-    func position(of bytes: UnsafeRawBufferPointer) -> Int? {
-        let prefix = Self.prefix(of: bytes)
+    /// The position in `keys` of the field `bytes` names, or nil for a key the table does not hold;
+    /// `prefix` is `prefix(of: bytes)`, which the caller may have read faster.
+    func position(of bytes: UnsafeRawBufferPointer, prefix: UInt64) -> Int? {
         search: for spelling in spellings where spelling.prefix == prefix && spelling.count == bytes.count {
             for (offset, byte) in spelling.rest.enumerated() where bytes[8 + offset] != byte { continue search }
             return spelling.position

@@ -2,18 +2,21 @@
 public struct FCMMessage: Sendable, Equatable {
     /// Where it goes.
     public var target: FCMTarget
+    // The optional parts here and in the configs are spelled `Optional<…>`: a `var` declared
+    // `T?` starts out nil implicitly, and with that default the initializers build the value
+    // in a temporary, copy it out and destroy the temporary, on every decoded send.
     /// Custom key-value pairs, in the order sent.
     public var data: [FCMStringPair]
     /// The cross-platform notification.
-    public var notification: FCMNotification?
+    public var notification: Optional<FCMNotification>
     /// Android options.
-    public var android: FCMAndroidConfig?
+    public var android: Optional<FCMAndroidConfig>
     /// Web Push options.
-    public var webpush: FCMWebpushConfig?
+    public var webpush: Optional<FCMWebpushConfig>
     /// Apple options.
-    public var apns: FCMApnsConfig?
+    public var apns: Optional<FCMApnsConfig>
     /// Cross-platform options.
-    public var fcmOptions: FCMOptions?
+    public var fcmOptions: Optional<FCMOptions>
 
     /// Makes a message.
     public init(

@@ -73,7 +73,27 @@ extension FCMMessage {
     /// True for `from`, `message_type`, and keys starting with `google` or `gcm` — the three
     /// ways Google words the reserved keys, all enforced.
     public static func isReservedDataKey(_ key: String) -> Bool {
-        key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
+        // Every send checks every data key, and `hasPrefix` compares characters; ASCII bytes
+        // answer the same for all but keys starting with a non-ASCII byte (no other character
+        // is canonically equivalent to a lowercase ASCII letter) or with a reserved prefix
+        // followed by one (which may be a combining mark that changes the last character).
+        switch key.utf8.first {
+        case nil: return false
+        case UInt8(ascii: "f"): return key == "from"
+        case UInt8(ascii: "m"): return key == "message_type"
+        case UInt8(ascii: "g"): return hasReservedPrefix(key, "google") || hasReservedPrefix(key, "gcm")
+        case let byte? where byte >= 0x80:
+            return key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
+        default: return false
+        }
+    }
+
+    /// `key.hasPrefix(prefix)` for an ASCII `prefix`, by bytes where bytes tell.
+    private static func hasReservedPrefix(_ key: String, _ prefix: String) -> Bool {
+        guard key.utf8.starts(with: prefix.utf8) else { return false }
+        let next = key.utf8.dropFirst(prefix.utf8.count).first
+        guard let next, next >= 0x80 else { return true }
+        return key.hasPrefix(prefix)
     }
 
     private static func checkReservedKeys(_ pairs: [FCMStringPair], field: String) throws(GoogleError) {

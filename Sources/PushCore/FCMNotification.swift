@@ -1,11 +1,11 @@
 /// `message.notification`: the cross-platform notification.
 public struct FCMNotification: Sendable, Equatable {
     /// The title, if set.
-    public var title: String?
+    public var title: Optional<String>
     /// The body text, if set.
-    public var body: String?
+    public var body: Optional<String>
     /// An image URL, if set.
-    public var image: String?
+    public var image: Optional<String>
 
     /// Makes a notification.
     public init(title: String? = nil, body: String? = nil, image: String? = nil) {

@@ -66,28 +66,32 @@ struct FCMSendRequestFastDecoder {
     private static let configMemberDepth = 3
 
     private mutating func request() throws(Unsure) -> FCMSendRequest {
-        var validateOnly = false
-        var message: FCMMessage?
-        try object(Self.requestKeys) { (decoder, key) throws(Unsure) in
+        // Built in place and returned whole: a message taken out of a local into a new request
+        // would be copied, and the local destroyed.
+        var request = FCMSendRequest(message: FCMMessage(target: .token("")))
+        var hasMessage = false
+        try object(Self.requestKeys, into: &request) { (decoder, request, key) throws(Unsure) in
             switch key {
-            case .validateOnly: validateOnly = try decoder.bool()
-            case .message: message = try decoder.message()
+            case .validateOnly: request.validateOnly = try decoder.bool()
+            case .message:
+                try decoder.message(into: &request.message)
+                hasMessage = true
             }
         }
         reader.skipWhitespace()
-        guard reader.atEnd, let message else { throw Unsure() }
+        guard reader.atEnd, hasMessage else { throw Unsure() }
         do throws(GoogleError) {
-            try message.validate()
+            try request.message.validate()
         } catch {
             throw Unsure()
         }
-        return FCMSendRequest(message: message, validateOnly: validateOnly)
+        return consume request
     }
 
-    private mutating func message() throws(Unsure) -> FCMMessage {
-        var target: FCMTarget?
-        var message = FCMMessage(target: .token(""))
-        try object(Self.messageKeys) { (decoder, key) throws(Unsure) in
+    /// Decodes a message into `message`, a message with nothing set but its placeholder target.
+    private mutating func message(into message: inout FCMMessage) throws(Unsure) {
+        var hasTarget = false
+        try object(Self.messageKeys, into: &message) { (decoder, message, key) throws(Unsure) in
             switch key {
             case .name: _ = try decoder.string()
             case .data: message.data = try decoder.stringMap()
@@ -98,24 +102,23 @@ struct FCMSendRequestFastDecoder {
             case .fcmOptions: message.fcmOptions = try decoder.options(Self.optionsKeys)
             case .token, .topic, .condition, .fid:
                 // A second member of the oneof is an error; an empty one is set, unlike other strings.
-                guard target == nil else { throw Unsure() }
+                guard !hasTarget else { throw Unsure() }
+                hasTarget = true
                 let text = try decoder.string()
                 switch key {
-                case .token: target = .token(text)
-                case .topic: target = .topic(text)
-                case .condition: target = .condition(text)
-                default: target = .fid(text)
+                case .token: message.target = .token(text)
+                case .topic: message.target = .topic(text)
+                case .condition: message.target = .condition(text)
+                default: message.target = .fid(text)
                 }
             }
         }
-        guard let target else { throw Unsure() }
-        message.target = target
-        return message
+        guard hasTarget else { throw Unsure() }
     }
 
     private mutating func notification() throws(Unsure) -> FCMNotification {
         var notification = FCMNotification()
-        try object(Self.notificationKeys) { (decoder, key) throws(Unsure) in
+        try object(Self.notificationKeys, into: &notification) { (decoder, notification, key) throws(Unsure) in
             let text = try decoder.optionalString()
             switch key {
             case .title: notification.title = text
@@ -128,7 +131,7 @@ struct FCMSendRequestFastDecoder {
 
     private mutating func options(_ keys: FCMFastKeyTable<OptionsKey>) throws(Unsure) -> FCMOptions {
         var options = FCMOptions()
-        try object(keys) { (decoder, key) throws(Unsure) in
+        try object(keys, into: &options) { (decoder, options, key) throws(Unsure) in
             switch key {
             case .analyticsLabel: options.analyticsLabel = try decoder.optionalString()
             }
@@ -138,7 +141,7 @@ struct FCMSendRequestFastDecoder {
 
     private mutating func android() throws(Unsure) -> FCMAndroidConfig {
         var android = FCMAndroidConfig()
-        try object(Self.androidKeys) { (decoder, key) throws(Unsure) in
+        try object(Self.androidKeys, into: &android) { (decoder, android, key) throws(Unsure) in
             switch key {
             case .collapseKey: android.collapseKey = try decoder.optionalString()
             case .priority: android.priority = try decoder.priority()
@@ -186,14 +189,14 @@ struct FCMSendRequestFastDecoder {
 
     private mutating func webpush() throws(Unsure) -> FCMWebpushConfig {
         var webpush = FCMWebpushConfig()
-        try object(Self.webpushKeys) { (decoder, key) throws(Unsure) in
+        try object(Self.webpushKeys, into: &webpush) { (decoder, webpush, key) throws(Unsure) in
             switch key {
             case .headers: webpush.headers = try decoder.stringMap()
             case .data: webpush.data = try decoder.stringMap()
             case .notification: webpush.notification = try decoder.structObject()
             case .fcmOptions:
                 var options = FCMWebpushConfig.Options()
-                try decoder.object(Self.webpushOptionsKeys) { (decoder, key) throws(Unsure) in
+                try decoder.object(Self.webpushOptionsKeys, into: &options) { (decoder, options, key) throws(Unsure) in
                     switch key {
                     case .link: options.link = try decoder.optionalString()
                     case .analyticsLabel: options.analyticsLabel = try decoder.optionalString()
@@ -207,13 +210,13 @@ struct FCMSendRequestFastDecoder {
 
     private mutating func apns() throws(Unsure) -> FCMApnsConfig {
         var apns = FCMApnsConfig()
-        try object(Self.apnsKeys) { (decoder, key) throws(Unsure) in
+        try object(Self.apnsKeys, into: &apns) { (decoder, apns, key) throws(Unsure) in
             switch key {
             case .headers: apns.headers = try decoder.stringMap()
             case .payload: apns.payload = try decoder.structObject()
             case .fcmOptions:
                 var options = FCMApnsConfig.Options()
-                try decoder.object(Self.apnsOptionsKeys) { (decoder, key) throws(Unsure) in
+                try decoder.object(Self.apnsOptionsKeys, into: &options) { (decoder, options, key) throws(Unsure) in
                     switch key {
                     case .analyticsLabel: options.analyticsLabel = try decoder.optionalString()
                     case .image: options.image = try decoder.optionalString()
@@ -228,9 +231,12 @@ struct FCMSendRequestFastDecoder {
 
     // MARK: Values
 
-    /// Reads an object whose keys `keys` must all name, each once, calling `member` at each value.
-    private mutating func object<Key>(
-        _ keys: FCMFastKeyTable<Key>, _ member: (inout Self, Key) throws(Unsure) -> Void
+    /// Reads an object whose keys `keys` must all name, each once, calling `member` at each value
+    /// to store it in `value`. The value goes through the call rather than being captured by
+    /// `member`: a captured value is copied out at the end, a struct of strings and arrays
+    /// retained and released again.
+    private mutating func object<Key, Value>(
+        _ keys: FCMFastKeyTable<Key>, into value: inout Value, _ member: (inout Self, inout Value, Key) throws(Unsure) -> Void
     ) throws(Unsure) {
         try expect(UInt8(ascii: "{"))
         reader.skipWhitespace()
@@ -242,7 +248,7 @@ struct FCMSendRequestFastDecoder {
             guard seen & (1 << position) == 0 else { throw Unsure() }
             seen |= 1 << position
             try expect(UInt8(ascii: ":"))
-            try member(&self, keys.keys[position])
+            try member(&self, &value, keys.keys[position])
         } while try commaOrEnd(closing: UInt8(ascii: "}"))
     }
 
@@ -253,6 +259,27 @@ struct FCMSendRequestFastDecoder {
         // Local copies: the loop then runs in registers rather than through the reader.
         let bytes = reader.bytes
         let start = reader.index
+        // Most keys are shorter than 8 bytes: one word holds the key and its closing quote, and
+        // is the key's prefix once the quote and what follows are masked off.
+        if start + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            // The lowest byte flagged is a quote; bytes above it may be flagged wrongly, but not used.
+            let quoteFlags = (quotes &- ones) & ~quotes & highs
+            if quoteFlags != 0 {
+                let count = quoteFlags.trailingZeroBitCount / 8
+                let below: UInt64 = (1 << (8 * UInt64(count))) &- 1
+                // A byte below the quote that is a control character, a backslash or not ASCII
+                // (flagged by JSONReader's test, which also flags the quote itself) is for the
+                // general path.
+                guard !JSONReader.needsLook(word & below | 0x4141_4141_4141_4141 & ~below) else { throw Unsure() }
+                reader.index = start + count + 1
+                let key = UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
+                guard let position = keys.position(of: key, prefix: word & below) else { throw Unsure() }
+                return position
+            }
+        }
         var end = start
         while end < bytes.count {
             let byte = bytes[end]
@@ -263,7 +290,7 @@ struct FCMSendRequestFastDecoder {
         guard end < bytes.count else { throw Unsure() }
         let key = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         reader.index = end + 1
-        guard let position = keys.position(of: key) else { throw Unsure() }
+        guard let position = keys.position(of: key, prefix: FCMFastKeyTable<Key>.prefix(of: key)) else { throw Unsure() }
         return position
     }
 

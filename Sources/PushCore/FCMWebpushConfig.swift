@@ -3,9 +3,9 @@ public struct FCMWebpushConfig: Sendable, Equatable {
     /// `webpush.fcm_options`.
     public struct Options: Sendable, Equatable {
         /// The URL opened on click.
-        public var link: String?
+        public var link: Optional<String>
         /// The analytics label.
-        public var analyticsLabel: String?
+        public var analyticsLabel: Optional<String>
 
         /// Makes options.
         public init(link: String? = nil, analyticsLabel: String? = nil) {
@@ -19,9 +19,9 @@ public struct FCMWebpushConfig: Sendable, Equatable {
     /// Replaces `message.data` for web clients when set.
     public var data: [FCMStringPair]
     /// The Web Notification options, kept as given.
-    public var notification: JSONObject?
+    public var notification: Optional<JSONObject>
     /// Web options.
-    public var fcmOptions: Options?
+    public var fcmOptions: Optional<Options>
 
     /// Makes a configuration.
     public init(

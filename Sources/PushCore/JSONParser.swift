@@ -62,10 +62,13 @@ struct JSONReader {
     var index = 0
     /// Reused for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// `String.smallASCIIFormHolds`, read once here rather than through its lazy accessor per string.
+    let makesSmallStrings: Bool
 
     init(buffer: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = buffer
         self.maxDepth = maxDepth
+        self.makesSmallStrings = String.smallASCIIFormHolds
     }
 
     var atEnd: Bool { index >= bytes.count }
@@ -243,6 +246,11 @@ struct JSONReader {
             let byte = bytes[position]
             if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { break }
             position += 1
+        }
+        // Stopped at the closing quote: plain ASCII, no escapes, nothing left to check.
+        if makesSmallStrings, position < bytes.count, bytes[position] == ASCII.quote, position - runStart <= 15 {
+            index = position + 1
+            return String.uncheckedSmallASCII(bytes, start: runStart, count: position - runStart)
         }
         index = position
         var escaped = false

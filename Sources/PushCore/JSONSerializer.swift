@@ -72,12 +72,41 @@ public enum JSONSerializer {
 
     /// Appends `text` as a quoted, escaped JSON string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
+        // Most strings written are short plain ASCII: quoted in registers and appended at once.
+        if let small = text.smallASCIIWords, writeQuotedPlain(small, into: &output) { return }
         output.append(0x22)
         // Native strings, small ones included, lend their bytes; others are copied once.
         if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
             Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0, into: &output) }
         }
         output.append(0x22)
+    }
+
+    /// Appends the string in `small` (see `String.smallASCIIWords`) quoted, when no byte of it
+    /// needs an escape; false, having appended nothing, when one does.
+    private static func writeQuotedPlain(
+        _ small: (low: UInt64, high: UInt64, count: Int), into output: inout [UInt8]
+    ) -> Bool {
+        // Bytes past the string are made letters for the test, so that padding is not taken for
+        // control characters.
+        let letters: UInt64 = 0x4141_4141_4141_4141
+        let count = UInt64(small.count)
+        let lowMask: UInt64 = count >= 8 ? ~0 : (1 << (8 * count)) &- 1
+        let highMask: UInt64 = count <= 8 ? 0 : (1 << (8 * (count - 8))) &- 1
+        if anyNeedsEscape((small.low & lowMask) | (letters & ~lowMask))
+            || anyNeedsEscape((small.high & highMask) | (letters & ~highMask))
+        {
+            return false
+        }
+        // The quote, the bytes and the closing quote: at most 17 bytes, in three words.
+        var words = (
+            0x22 | small.low << 8, small.low >> 56 | small.high << 8, small.high >> 56
+        )
+        withUnsafeMutableBytes(of: &words) { buffer in
+            buffer[small.count + 1] = 0x22
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[0..<small.count + 2]))
+        }
+        return true
     }
 
     /// Appends `units` with `"`, `\` and control characters escaped, in runs between them.

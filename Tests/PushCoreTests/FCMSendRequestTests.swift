@@ -137,6 +137,19 @@ final class FCMSendRequestTests: XCTestCase {
         XCTAssertEqual(try parse(body).message.data.count, 4)
     }
 
+    /// The byte-wise test answers as the character-wise rule, combining marks included.
+    func testReservedDataKeysMatchTheCharacterRule() {
+        let keys = [
+            "", "f", "from", "fromage", "From", "from\u{301}", "message_type", "message_types", "message_typ",
+            "g", "gc", "gcm", "gcmx", "gcm\u{301}", "gcm\u{301}x", "gcmé", "googl", "google", "googlex", "google\u{301}",
+            "googleé", "Google", "GCM", "é", "\u{301}google", "\u{301}", "score", "customKey",
+        ]
+        for key in keys {
+            let characterRule = key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
+            XCTAssertEqual(FCMMessage.isReservedDataKey(key), characterRule, key.unicodeScalars.debugDescription)
+        }
+    }
+
     func testTopicPayloadByteCount() throws {
         let message = try parse(#"{"message":{"topic":"n","data":{"ab":"cde"},"notification":{"title":"é"}}}"#).message
         XCTAssertEqual(message.topicPayloadByteCount, 2 + 3 + 2)

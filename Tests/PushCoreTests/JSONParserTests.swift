@@ -149,4 +149,27 @@ final class JSONParserTests: XCTestCase {
             }
         }
     }
+
+    /// Short ASCII strings are made in their inline form directly; they must be the strings the
+    /// standard library makes, wherever they sit in the body (the reader loads whole words).
+    func testShortASCIIStringsAreTheStandardLibrarysStrings() throws {
+        XCTAssertTrue(String.smallASCIIFormHolds, "the fast form is not in use on this platform")
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz-_.~%0123456789")
+        for count in 0...20 {
+            let text = String(alphabet[0..<count])
+            for document in [#""\#(text)""#, #"["\#(text)"]"#, #"{"\#(text)":"\#(text)"}"#, #"{"k":"\#(text)"}   "#] {
+                let value = try JSONParser.parse(document)
+                let strings = [value.stringValue, value.arrayValue?.first?.stringValue, value.objectValue?.keys.first,
+                    value.objectValue?.members.first?.value.stringValue].compactMap { $0 }
+                XCTAssertFalse(strings.isEmpty, document)
+                for string in strings where string != "k" {
+                    XCTAssertEqual(string, text, document)
+                    XCTAssertEqual(Array(string.utf8), Array(text.utf8), document)
+                    XCTAssertEqual(string.count, count, document)
+                    XCTAssertEqual(string.hashValue, text.hashValue, document)
+                    XCTAssertEqual(string + "!", text + "!", document)
+                }
+            }
+        }
+    }
 }

@@ -33,6 +33,33 @@ final class JSONSerializerTests: XCTestCase {
         }
     }
 
+    /// Short ASCII strings are written from their inline form; longer or non-ASCII ones are not.
+    func testWritesPlainStringsOfEveryShortLength() {
+        for length in 0...17 {
+            let text = String("abcdefghijklmnopq".prefix(length))
+            XCTAssertEqual(JSONValue.string(text).jsonString, "\"" + text + "\"", "\(length)")
+            XCTAssertEqual(text.smallASCIIWords?.count, length <= 15 ? length : nil, "\(length)")
+        }
+        XCTAssertNil("é".smallASCIIWords)
+        XCTAssertEqual(JSONValue.string("é\"").jsonString, #""é\"""#)
+    }
+
+    /// The inline decimal form is `String(_:)`'s, around every change in the number of digits.
+    func testDecimalIsStringOfTheValue() {
+        var values: [Int64] = [0, 1, 9, -1, -10, .max, .min, 1_763_000_000, 999_999_999_999_999, 1_000_000_000_000_000]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            values += [power - 1, power, power + 1, power * 7 + 3]
+            power *= 10
+        }
+        for value in values {
+            let text = String.decimal(value)
+            XCTAssertEqual(text, String(value))
+            XCTAssertEqual(Array(text.utf8), Array(String(value).utf8))
+            XCTAssertEqual(text.hashValue, String(value).hashValue)
+        }
+    }
+
     func testEscapesKeys() {
         let value: JSONValue = ["line\nbreak": "x"]
         XCTAssertEqual(value.jsonString, #"{"line\nbreak":"x"}"#)
