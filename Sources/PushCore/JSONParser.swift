@@ -80,7 +80,16 @@ struct JSONReader {
         return value
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
+        // Most tokens follow their colon, comma or brace directly: one test, inline, settles
+        // those (every whitespace byte is at most a space) without a call.
+        guard index < bytes.count, bytes[index] <= ASCII.space else { return }
+        skipWhitespaceRun()
+    }
+
+    @inline(never)
+    private mutating func skipWhitespaceRun() {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte == ASCII.space || byte == ASCII.newline || byte == ASCII.carriageReturn || byte == ASCII.tab
@@ -393,7 +402,11 @@ struct JSONReader {
             guard !atEnd, ASCII.isDigit(bytes[index]) else { throw failure(.invalidNumber, at: start) }
             while !atEnd, ASCII.isDigit(bytes[index]) { index += 1 }
         }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        // Digits, signs and exponents are ASCII: a short number is made inline, as short strings are.
+        let text =
+            makesSmallStrings && index - start <= 15
+            ? String.uncheckedSmallASCII(bytes, start: start, count: index - start)
+            : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         // Only an exponent or more than 308 integer digits can overflow a double; converting
         // every number would cost time on every request for nothing.
         if hasExponent || integerDigits > 308, let double = Double(text), !double.isFinite {

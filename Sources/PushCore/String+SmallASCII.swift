@@ -11,7 +11,12 @@ extension String {
     /// reader uses `String(decoding:as:)`.
     @inline(__always)
     static func uncheckedSmallASCII(_ bytes: UnsafeRawBufferPointer, start: Int, count: Int) -> String {
-        unsafeBitCast(inlineASCIIBits(bytes, start: start, count: count), to: String.self)
+        var bits = inlineASCIIBits(bytes, start: start, count: count)
+        // Moved out of memory rather than bit-cast: a cast copies, and a copied string is
+        // retained, a call per string even though an inline string holds no reference.
+        return withUnsafeMutablePointer(to: &bits) {
+            $0.withMemoryRebound(to: String.self, capacity: 1) { $0.move() }
+        }
     }
 
     /// `String(value)`, written straight in the inline form for values of up to 15 digits: the
