@@ -280,7 +280,11 @@ struct FCMSendRequestFastDecoder {
                 return position
             }
         }
+        // Longer keys (`notification`, `validate_only`): whole words first, as the reader skips strings.
         var end = start
+        while end + 8 <= bytes.count, !JSONReader.needsLook(bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
+            end += 8
+        }
         while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\"") { break }
@@ -370,18 +374,21 @@ struct FCMSendRequestFastDecoder {
     // MARK: Punctuation
 
     /// Consumes `byte` if it comes next.
+    @inline(__always)
     private mutating func next(is byte: UInt8) -> Bool {
         guard !reader.atEnd, reader.bytes[reader.index] == byte else { return false }
         reader.index += 1
         return true
     }
 
+    @inline(__always)
     private mutating func expect(_ byte: UInt8) throws(Unsure) {
         reader.skipWhitespace()
         guard next(is: byte) else { throw Unsure() }
     }
 
     /// After a member: true for a comma (another member follows), false for `closing`.
+    @inline(__always)
     private mutating func commaOrEnd(closing: UInt8) throws(Unsure) -> Bool {
         reader.skipWhitespace()
         if next(is: UInt8(ascii: ",")) { return true }
