@@ -246,9 +246,14 @@ struct JSONReader {
         // Most strings are plain ASCII: skip over those bytes in a tight loop first, eight at a time
         // while no byte of the eight needs a look (the tests can only err towards looking).
         var position = index
-        while position + 8 <= bytes.count,
-            !Self.needsLook(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-        {
+        while position + 8 <= bytes.count {
+            let flags = Self.lookFlags(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            // The lowest byte flagged is the first that needs a look: go straight to it rather
+            // than byte by byte through the rest of a short string.
+            if flags != 0 {
+                position += flags.trailingZeroBitCount / 8
+                break
+            }
             position += 8
         }
         while position < bytes.count {
@@ -293,12 +298,20 @@ struct JSONReader {
     /// character or not ASCII: the classic test for a zero byte, `(x - 0x01…) & ~x & 0x80…`,
     /// which never misses one, applied to `word`, to `word ^ '"'…` and to `word ^ '\\'…`.
     static func needsLook(_ word: UInt64) -> Bool {
+        lookFlags(word) != 0
+    }
+
+    /// The high bit of each byte of `word` that `needsLook` flags. Each test flags wrongly only
+    /// above a byte it flags rightly (a borrow runs upwards), so the lowest byte flagged is
+    /// exactly the first quote, backslash, control character or non-ASCII byte.
+    @inline(__always)
+    static func lookFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* UInt64(ASCII.quote)), backslashes = word ^ (ones &* UInt64(ASCII.backslash))
         let control = (word &- ones &* 0x20) & ~word
         let quote = (quotes &- ones) & ~quotes
         let backslash = (backslashes &- ones) & ~backslashes
-        return (word | control | quote | backslash) & highs != 0
+        return (word | control | quote | backslash) & highs
     }
 
     /// Decodes the escape at `index` (a backslash) into `scratch`.
