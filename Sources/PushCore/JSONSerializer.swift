@@ -17,6 +17,21 @@ public enum JSONSerializer {
         String(decoding: serialize(value), as: UTF8.self)
     }
 
+    /// `{"<key>":<text>}`, made at its size: for answers written on every request, such as
+    /// FCM's `{"name": ...}`. `key` must need no escaping.
+    public static func object(key: StaticString, string text: String) -> [UInt8] {
+        // Punctuation, and room for a few escapes.
+        JSONBufferWriter.bytes(capacity: key.utf8CodeUnitCount + text.utf8.count + 16) { output in
+            output.appendByte(0x7B)  // {
+            output.appendByte(0x22)  // "
+            append(key, to: &output)
+            output.appendByte(0x22)
+            output.appendByte(0x3A)  // :
+            writeString(text, to: &output)
+            output.appendByte(0x7D)  // }
+        }
+    }
+
     /// Appends the value's JSON to `output`.
     public static func write(_ value: JSONValue, into output: inout [UInt8]) {
         write(value, to: &output)

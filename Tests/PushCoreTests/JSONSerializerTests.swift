@@ -20,6 +20,12 @@ final class JSONSerializerTests: XCTestCase {
         }
     }
 
+    func testSingleMemberObjectMatchesTheSerializer() {
+        for text in ["", "projects/demo/messages/6810356097230477954", "a\"b\\c", String(repeating: "\u{1}", count: 40), "日本語"] {
+            XCTAssertEqual(JSONSerializer.object(key: "name", string: text), JSONSerializer.serialize(obj(("name", str(text)))))
+        }
+    }
+
     func testWritesCompactJSONInMemberOrder() {
         let value: JSONValue = ["z": 1, "a": [true, false, .null, .number("-1.5e3")], "m": ["k": "v"]]
         XCTAssertEqual(value.jsonString, #"{"z":1,"a":[true,false,null,-1.5e3],"m":{"k":"v"}}"#)
