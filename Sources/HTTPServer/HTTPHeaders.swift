@@ -37,6 +37,19 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Whether the first value of `name` (lowercase) satisfies `predicate`, or nil when there is
+    /// none: for fields read on every request, which need no `String` of the value. Not generic,
+    /// so that a caller in another module does not go through an unspecialized call.
+    public func firstValue(
+        named name: StaticString, satisfies predicate: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool? {
+        let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        return withFieldBytes { fields -> Bool? in
+            for field in fields where Self.nameMatches(field.name, key) { return predicate(field.value) }
+            return nil
+        }
+    }
+
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
         var name = name

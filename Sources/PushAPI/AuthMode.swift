@@ -13,17 +13,17 @@ public enum AuthMode: String, Sendable, CaseIterable {
     /// Google's 401 when the request's credentials do not pass, else nil.
     func reject(_ request: HTTPRequest) -> HTTPResponse? {
         guard self != .off else { return nil }
-        guard let header = request.headers["authorization"] else {
+        // Read in place: every send passes here, and the value is not needed as a `String`.
+        guard let isBearer = request.headers.firstValue(named: "authorization", satisfies: Self.isBearer) else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "CREDENTIALS_MISSING"))
         }
-        guard Self.isBearer(header) else {
+        guard isBearer else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "ACCESS_TOKEN_TYPE_UNSUPPORTED"))
         }
         return nil
     }
 
-    /// `Bearer <token>`, the scheme in any case, the token not blank. Read byte by byte: every
-    /// send passes here.
+    /// `Bearer <token>`, the scheme in any case, the token not blank.
     static func isBearer(_ header: String) -> Bool {
         header.utf8.withContiguousStorageIfAvailable(isBearer) ?? Array(header.utf8).withUnsafeBufferPointer(isBearer)
     }

@@ -46,7 +46,8 @@ struct FCMRoutes {
         let outcome = core.send(project: project, target: target, origin: .fcm, requestBody: request.body) { context in
             FCMToApple.notification(for: message, context: context)
         }
-        switch outcome {
+        // Taken apart rather than copied from: only the name is needed.
+        switch consume outcome {
         case .accepted(let sent): return Self.name(sent.name)
         case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
         case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
@@ -64,11 +65,6 @@ struct FCMRoutes {
 
     /// `{"name": ...}`, written straight into the body: every send answers with it.
     private static func name(_ name: String) -> HTTPResponse {
-        var body = [UInt8]()
-        body.reserveCapacity(name.utf8.count + 12)
-        body.append(contentsOf: #"{"name":"#.utf8)
-        JSONSerializer.writeString(name, into: &body)
-        body.append(UInt8(ascii: "}"))
-        return .json(200, body)
+        .json(200, JSONSerializer.object(key: "name", string: name))
     }
 }

@@ -9,7 +9,7 @@ enum FCMToApple {
         var input = AppleConversionInput(
             context: context,
             notification: message.notification,
-            apnsHeaders: (message.apns?.headers ?? []).map { HeaderField($0.key, $0.value) },
+            apnsHeaders: message.apns?.headers ?? [],
             apnsPayload: message.apns?.payload,
             apnsImage: message.apns?.fcmOptions?.image,
             fid: fid
@@ -17,8 +17,9 @@ enum FCMToApple {
         input.data = message.data
         let converted = AppleConversion.convert(input)
         let size = converted.payloadByteCount
-        guard ApplePayloadLimit.fits(byteCount: size, pushType: converted.pushType) else {
-            return .failure(.fcmMessageTooBig(byteCount: size, limit: ApplePayloadLimit.bytes(forPushType: converted.pushType)))
+        let pushType = converted.pushType
+        guard ApplePayloadLimit.fits(byteCount: size, pushType: pushType) else {
+            return .failure(.fcmMessageTooBig(byteCount: size, limit: ApplePayloadLimit.bytes(forPushType: pushType)))
         }
         return .success(converted)
     }

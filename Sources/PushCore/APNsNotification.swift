@@ -50,13 +50,13 @@ public struct APNsNotification: Sendable, Equatable {
     }
 
     /// `apns-push-type`, if given.
-    public var pushType: String? { headers.value(named: "apns-push-type") }
+    public var pushType: String? { headers.value(lowercaseName: "apns-push-type") }
 
     /// `apns-collapse-id`, if given.
-    public var collapseID: String? { headers.value(named: "apns-collapse-id") }
+    public var collapseID: String? { headers.value(lowercaseName: "apns-collapse-id") }
 
     /// `apns-topic`, if given.
-    public var topic: String? { headers.value(named: "apns-topic") }
+    public var topic: String? { headers.value(lowercaseName: "apns-topic") }
 
     /// Whether `aps` asks the system to show or sound something (`alert`, `sound` or `badge`).
     public var isUserVisible: Bool { Self.isUserVisible(aps: aps) }

@@ -16,16 +16,25 @@ public enum AppleConversion {
     private static func makeHeaders(_ input: AppleConversionInput, showsSomething: Bool) -> [HeaderField] {
         var pushType, priority, topic, expiration, collapseID, apnsID: String?
         var others = [HeaderField]()
-        for field in input.apnsHeaders {
-            switch field.name {
-            case "apns-push-type": pushType = pushType ?? field.value
-            case "apns-priority": priority = priority ?? field.value
-            case "apns-topic": topic = topic ?? field.value
-            case "apns-expiration": expiration = expiration ?? field.value
-            case "apns-collapse-id": collapseID = collapseID ?? field.value
-            case "apns-id": apnsID = apnsID ?? field.value
-            default: others.append(field)
+        /// Takes the value of a known header; false for any other name.
+        func take(_ name: String, _ value: String) -> Bool {
+            switch name {
+            case "apns-push-type": pushType = pushType ?? value
+            case "apns-priority": priority = priority ?? value
+            case "apns-topic": topic = topic ?? value
+            case "apns-expiration": expiration = expiration ?? value
+            case "apns-collapse-id": collapseID = collapseID ?? value
+            case "apns-id": apnsID = apnsID ?? value
+            default: return false
             }
+            return true
+        }
+        for field in input.apnsHeaders where !take(field.key, field.value) {
+            // Names come as sent, nearly always lowercase: only a name that is none of the known
+            // ones as given pays for the check for capitals.
+            let name = HeaderField.lowercased(field.key)
+            if name != field.key, take(name, field.value) { continue }
+            others.append(HeaderField(lowercaseName: name, field.value))
         }
         let resolvedPushType = pushType ?? (showsSomething ? "alert" : "background")
         var headers = [HeaderField]()

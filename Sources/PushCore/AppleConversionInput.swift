@@ -9,8 +9,9 @@ public struct AppleConversionInput: Sendable {
     /// `message.data`, in request order; the request model's own entries, so that a send shares
     /// them instead of copying.
     public var data: [FCMStringPair]
-    /// `message.apns.headers`, in request order.
-    public var apnsHeaders: [HeaderField]
+    /// `message.apns.headers`, in request order, names as sent; the request model's own entries,
+    /// like `data`.
+    public var apnsHeaders: [FCMStringPair]
     /// `message.apns.payload`, when present.
     public var apnsPayload: Optional<JSONObject>
     /// `message.apns.fcm_options.image`, when present.
@@ -32,7 +33,7 @@ public struct AppleConversionInput: Sendable {
     public init(
         notification: FCMNotification? = nil,
         data: [(key: String, value: String)] = [],
-        apnsHeaders: [HeaderField] = [],
+        apnsHeaders: [FCMStringPair] = [],
         apnsPayload: JSONObject? = nil,
         apnsImage: String? = nil,
         fid: String? = nil,
@@ -61,7 +62,7 @@ public struct AppleConversionInput: Sendable {
         context: borrowing DeliveryContext,
         notification: FCMNotification? = nil,
         data: [(key: String, value: String)] = [],
-        apnsHeaders: [HeaderField] = [],
+        apnsHeaders: [FCMStringPair] = [],
         apnsPayload: JSONObject? = nil,
         apnsImage: String? = nil,
         fid: String? = nil

@@ -6,12 +6,12 @@
 /// message, and building a JSON tree only to serialize it cost more than the rest of the
 /// conversion.
 struct ApplePayload {
-    /// The serialized payload, in a buffer close to its size.
+    /// The serialized payload, in a buffer of its size.
     private(set) var bytes: [UInt8] = []
     /// Whether `aps` asks the system to show or sound something.
     private(set) var isUserVisible = false
-    /// The capacity reserved for `bytes`: at least their count unless a string needed escapes,
-    /// and not so much more that the notification would copy them into a smaller buffer.
+    /// The size of the scratch buffer the payload is first written into: at least the payload's
+    /// size unless a string needed escapes, and not much more.
     let reservedByteCount: Int
 
     /// The payload for `input`.
@@ -24,85 +24,107 @@ struct ApplePayload {
         }
         let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
         reservedByteCount = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
-        bytes.reserveCapacity(reservedByteCount)
+        // Written through a pointer into scratch space, then copied once into a buffer of the
+        // payload's size: `JSONBufferWriter.bytes` spelled out, as its closure would copy the
+        // input and the alert on every send.
+        var capacity = reservedByteCount
+        while true {
+            let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+                var output = JSONBufferWriter(scratch)
+                write(input, aps: aps, alert: alert, custom: custom, replaced: replaced, to: &output)
+                if !output.overflowed {
+                    bytes.reserveCapacity(output.count)
+                    bytes.append(contentsOf: output.written)
+                }
+                return output.count
+            }
+            if needed <= capacity { break }
+            // Escapes made it longer than estimated: once more, at the size it needs.
+            capacity = needed
+        }
+    }
 
-        JSONSerializer.append("{\"aps\":", to: &bytes)
-        writeAPS(aps, alert: alert)
+    private mutating func write(
+        _ input: borrowing AppleConversionInput, aps: JSONObject, alert: AlertFill, custom: [JSONObject.Member],
+        replaced: ReplacedKeys, to output: inout JSONBufferWriter
+    ) {
+        JSONSerializer.append("{\"aps\":", to: &output)
+        writeAPS(aps, alert: alert, to: &output)
         var removed = ReplacedKeys.Removed()
         for member in custom where member.key != "aps" {
             // Only the first of a key goes: a JSON object made in code may repeat one.
             if let slot = replaced.slot(of: member.key), removed.insert(slot) { continue }
-            bytes.append(0x2C)
-            JSONSerializer.writeString(member.key, into: &bytes)
-            bytes.append(0x3A)
-            JSONSerializer.write(member.value, into: &bytes)
+            output.appendByte(0x2C)
+            JSONSerializer.writeString(member.key, to: &output)
+            output.appendByte(0x3A)
+            JSONSerializer.write(member.value, to: &output)
         }
         for (position, entry) in input.data.enumerated() {
             guard entry.key != "aps", !custom.contains(where: { $0.key == entry.key }),
                 !input.data[..<position].contains(where: { $0.key == entry.key })
             else { continue }
             if let slot = replaced.slot(of: entry.key), removed.insert(slot) { continue }
-            bytes.append(0x2C)
-            JSONSerializer.writeString(entry.key, into: &bytes)
-            bytes.append(0x3A)
-            JSONSerializer.writeString(entry.value, into: &bytes)
+            output.appendByte(0x2C)
+            JSONSerializer.writeString(entry.key, to: &output)
+            output.appendByte(0x3A)
+            JSONSerializer.writeString(entry.value, to: &output)
         }
-        writeFCMKeys(input, replaced: replaced)
-        bytes.append(0x7D)
+        writeFCMKeys(input, replaced: replaced, to: &output)
+        output.appendByte(0x7D)
     }
 
-    private mutating func writeAPS(_ aps: JSONObject, alert: AlertFill) {
-        bytes.append(0x7B)
+    private mutating func writeAPS(_ aps: JSONObject, alert: AlertFill, to output: inout JSONBufferWriter) {
+        output.appendByte(0x7B)
         if alert.isNew {
             // A new alert goes first, where Apple's and Google's examples put it.
-            JSONSerializer.append("\"alert\":{", to: &bytes)
-            writeAlertFields(alert, afterOthers: false)
-            bytes.append(0x7D)
+            JSONSerializer.append("\"alert\":{", to: &output)
+            writeAlertFields(alert, afterOthers: false, to: &output)
+            output.appendByte(0x7D)
             isUserVisible = true
         }
         for (position, member) in aps.members.enumerated() {
-            if position > 0 || alert.isNew { bytes.append(0x2C) }
-            JSONSerializer.writeString(member.key, into: &bytes)
-            bytes.append(0x3A)
-            JSONSerializer.write(member.value, into: &bytes)
+            if position > 0 || alert.isNew { output.appendByte(0x2C) }
+            JSONSerializer.writeString(member.key, to: &output)
+            output.appendByte(0x3A)
+            JSONSerializer.write(member.value, to: &output)
             if position == alert.position, alert.title != nil || alert.body != nil {
                 // Back over the alert object's closing brace, to add what it lacks.
-                bytes.removeLast()
-                writeAlertFields(alert, afterOthers: !alert.givenIsEmpty)
-                bytes.append(0x7D)
+                output.removeLast()
+                writeAlertFields(alert, afterOthers: !alert.givenIsEmpty, to: &output)
+                output.appendByte(0x7D)
             }
             if !isUserVisible && APNsNotification.isUserVisibleKey(member.key) { isUserVisible = true }
         }
-        bytes.append(0x7D)
+        output.appendByte(0x7D)
     }
 
-    private mutating func writeAlertFields(_ alert: AlertFill, afterOthers: Bool) {
+    private func writeAlertFields(_ alert: AlertFill, afterOthers: Bool, to output: inout JSONBufferWriter) {
         if let title = alert.title {
-            if afterOthers { bytes.append(0x2C) }
-            JSONSerializer.append("\"title\":", to: &bytes)
-            JSONSerializer.writeString(title, into: &bytes)
+            if afterOthers { output.appendByte(0x2C) }
+            JSONSerializer.append("\"title\":", to: &output)
+            JSONSerializer.writeString(title, to: &output)
         }
         if let body = alert.body {
-            if afterOthers || alert.title != nil { bytes.append(0x2C) }
-            JSONSerializer.append("\"body\":", to: &bytes)
-            JSONSerializer.writeString(body, into: &bytes)
+            if afterOthers || alert.title != nil { output.appendByte(0x2C) }
+            JSONSerializer.append("\"body\":", to: &output)
+            JSONSerializer.writeString(body, to: &output)
         }
     }
 
-    private mutating func writeFCMKeys(_ input: AppleConversionInput, replaced: ReplacedKeys) {
-        JSONSerializer.append(",\"gcm.message_id\":", to: &bytes)
-        JSONSerializer.writeString(input.messageID, into: &bytes)
-        if replaced.analytics { JSONSerializer.append(",\"google.c.a.e\":\"1\"", to: &bytes) }
-        JSONSerializer.append(",\"google.c.sender.id\":", to: &bytes)
-        JSONSerializer.writeString(input.senderID, into: &bytes)
+    private func writeFCMKeys(_ input: borrowing AppleConversionInput, replaced: ReplacedKeys, to output: inout JSONBufferWriter) {
+        JSONSerializer.append(",\"gcm.message_id\":", to: &output)
+        JSONSerializer.writeString(input.messageID, to: &output)
+        if replaced.analytics { JSONSerializer.append(",\"google.c.a.e\":\"1\"", to: &output) }
+        JSONSerializer.append(",\"google.c.sender.id\":", to: &output)
+        JSONSerializer.writeString(input.senderID, to: &output)
         if let fid = input.fid {
-            JSONSerializer.append(",\"google.c.fid\":", to: &bytes)
-            JSONSerializer.writeString(fid, into: &bytes)
+            JSONSerializer.append(",\"google.c.fid\":", to: &output)
+            JSONSerializer.writeString(fid, to: &output)
         }
         if let image = replaced.image {
-            JSONSerializer.append(",\"fcm_options\":{\"image\":", to: &bytes)
-            JSONSerializer.writeString(image, into: &bytes)
-            bytes.append(0x7D)
+            JSONSerializer.append(",\"fcm_options\":{\"image\":", to: &output)
+            JSONSerializer.writeString(image, to: &output)
+            output.appendByte(0x7D)
         }
     }
 

@@ -31,8 +31,13 @@ public struct HeaderField: Sendable, Equatable {
 extension Array where Element == HeaderField {
     /// The value of the first header called `name` (any case), or nil.
     public func value(named name: String) -> String? {
-        let lowercased = HeaderField.lowercased(name)
-        return first(where: { $0.name == lowercased })?.value
+        value(lowercaseName: HeaderField.lowercased(name))
+    }
+
+    /// The value of the first header called `name`, which is lowercase already: the emulator's
+    /// own lookups need not check their fixed names for capitals on every call.
+    func value(lowercaseName name: String) -> String? {
+        first(where: { $0.name == name })?.value
     }
 
     /// The headers as a JSON object, in order.

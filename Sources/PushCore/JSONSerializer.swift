@@ -17,35 +17,67 @@ public enum JSONSerializer {
         String(decoding: serialize(value), as: UTF8.self)
     }
 
+    /// `{"<key>":<text>}`, made at its size: for answers written on every request, such as
+    /// FCM's `{"name": ...}`. `key` must need no escaping.
+    public static func object(key: StaticString, string text: String) -> [UInt8] {
+        // Punctuation, and room for a few escapes.
+        JSONBufferWriter.bytes(capacity: key.utf8CodeUnitCount + text.utf8.count + 16) { output in
+            output.appendByte(0x7B)  // {
+            output.appendByte(0x22)  // "
+            append(key, to: &output)
+            output.appendByte(0x22)
+            output.appendByte(0x3A)  // :
+            writeString(text, to: &output)
+            output.appendByte(0x7D)  // }
+        }
+    }
+
     /// Appends the value's JSON to `output`.
     public static func write(_ value: JSONValue, into output: inout [UInt8]) {
-        switch value {
-        case .null: append("null", to: &output)
-        case .bool(let flag): append(flag ? "true" : "false", to: &output)
-        case .number(let text): output.append(contentsOf: text.utf8)
-        case .string(let text): writeString(text, into: &output)
-        case .array(let elements):
-            output.append(0x5B)  // [
-            for (position, element) in elements.enumerated() {
-                if position > 0 { output.append(0x2C) }
-                write(element, into: &output)
-            }
-            output.append(0x5D)  // ]
-        case .object(let object):
-            write(object, into: &output)
-        }
+        write(value, to: &output)
     }
 
     /// Appends the object's JSON to `output`.
     public static func write(_ object: JSONObject, into output: inout [UInt8]) {
-        output.append(0x7B)  // {
-        for (position, member) in object.members.enumerated() {
-            if position > 0 { output.append(0x2C) }
-            writeString(member.key, into: &output)
-            output.append(0x3A)  // :
-            write(member.value, into: &output)
+        write(object, to: &output)
+    }
+
+    /// Appends the value's JSON to `output`.
+    static func write<Output: JSONOutput>(_ value: JSONValue, to output: inout Output) {
+        switch value {
+        case .null: append("null", to: &output)
+        case .bool(let flag): append(flag ? "true" : "false", to: &output)
+        case .number(let text): appendUTF8(of: text, to: &output)
+        case .string(let text): writeString(text, to: &output)
+        case .array(let elements):
+            output.appendByte(0x5B)  // [
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.appendByte(0x2C) }
+                write(element, to: &output)
+            }
+            output.appendByte(0x5D)  // ]
+        case .object(let object):
+            write(object, to: &output)
         }
-        output.append(0x7D)  // }
+    }
+
+    /// Appends the object's JSON to `output`.
+    static func write<Output: JSONOutput>(_ object: JSONObject, to output: inout Output) {
+        output.appendByte(0x7B)  // {
+        for (position, member) in object.members.enumerated() {
+            if position > 0 { output.appendByte(0x2C) }
+            writeString(member.key, to: &output)
+            output.appendByte(0x3A)  // :
+            write(member.value, to: &output)
+        }
+        output.appendByte(0x7D)  // }
+    }
+
+    /// Appends `text`'s UTF-8 as it is.
+    private static func appendUTF8<Output: JSONOutput>(of text: String, to output: inout Output) {
+        if text.utf8.withContiguousStorageIfAvailable({ output.appendBytes($0) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { output.appendBytes($0) }
+        }
     }
 
     /// The length of `write`'s output for `value` when none of its strings needs escaping, as is
@@ -72,20 +104,25 @@ public enum JSONSerializer {
 
     /// Appends `text` as a quoted, escaped JSON string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
+        writeString(text, to: &output)
+    }
+
+    /// Appends `text` as a quoted, escaped JSON string.
+    static func writeString<Output: JSONOutput>(_ text: String, to output: inout Output) {
         // Most strings written are short plain ASCII: quoted in registers and appended at once.
-        if let small = text.smallASCIIWords, writeQuotedPlain(small, into: &output) { return }
-        output.append(0x22)
+        if let small = text.smallASCIIWords, writeQuotedPlain(small, to: &output) { return }
+        output.appendByte(0x22)
         // Native strings, small ones included, lend their bytes; others are copied once.
-        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
-            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0, into: &output) }
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &output) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0, to: &output) }
         }
-        output.append(0x22)
+        output.appendByte(0x22)
     }
 
     /// Appends the string in `small` (see `String.smallASCIIWords`) quoted, when no byte of it
     /// needs an escape; false, having appended nothing, when one does.
-    private static func writeQuotedPlain(
-        _ small: (low: UInt64, high: UInt64, count: Int), into output: inout [UInt8]
+    private static func writeQuotedPlain<Output: JSONOutput>(
+        _ small: (low: UInt64, high: UInt64, count: Int), to output: inout Output
     ) -> Bool {
         // Bytes past the string are made letters for the test, so that padding is not taken for
         // control characters.
@@ -102,15 +139,13 @@ public enum JSONSerializer {
         var words = (
             0x22 | small.low << 8, small.low >> 56 | small.high << 8, small.high >> 56
         )
-        withUnsafeMutableBytes(of: &words) { buffer in
-            buffer[small.count + 1] = 0x22
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[0..<small.count + 2]))
-        }
+        withUnsafeMutableBytes(of: &words) { $0[small.count + 1] = 0x22 }
+        output.appendWords(words, count: small.count + 2)
         return true
     }
 
     /// Appends `units` with `"`, `\` and control characters escaped, in runs between them.
-    private static func writeEscaped(_ units: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private static func writeEscaped<Output: JSONOutput>(_ units: UnsafeBufferPointer<UInt8>, to output: inout Output) {
         guard let base = units.baseAddress else { return }
         var runStart = 0
         var position = 0
@@ -125,11 +160,11 @@ public enum JSONSerializer {
             let unit = units[position]
             position += 1
             guard unit < 0x20 || unit == 0x22 || unit == 0x5C else { continue }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<position - 1]))
+            output.appendBytes(UnsafeBufferPointer(rebasing: units[runStart..<position - 1]))
             appendEscape(for: unit, to: &output)
             runStart = position
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
+        output.appendBytes(UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
     }
 
     /// Whether any byte of `word` is below 0x20, `"` or `\`: the per-byte tests of
@@ -146,26 +181,30 @@ public enum JSONSerializer {
         return (control | quote | backslash) & highBits != 0
     }
 
-    private static func appendEscape(for unit: UInt8, to output: inout [UInt8]) {
-        output.append(0x5C)  // \
+    private static func appendEscape<Output: JSONOutput>(for unit: UInt8, to output: inout Output) {
+        output.appendByte(0x5C)  // \
         switch unit {
-        case 0x22: output.append(0x22)
-        case 0x5C: output.append(0x5C)
-        case 0x08: output.append(0x62)  // b
-        case 0x0C: output.append(0x66)  // f
-        case 0x0A: output.append(0x6E)  // n
-        case 0x0D: output.append(0x72)  // r
-        case 0x09: output.append(0x74)  // t
+        case 0x22: output.appendByte(0x22)
+        case 0x5C: output.appendByte(0x5C)
+        case 0x08: output.appendByte(0x62)  // b
+        case 0x0C: output.appendByte(0x66)  // f
+        case 0x0A: output.appendByte(0x6E)  // n
+        case 0x0D: output.appendByte(0x72)  // r
+        case 0x09: output.appendByte(0x74)  // t
         default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            output.append(contentsOf: [0x75, 0x30, 0x30, hex[Int(unit >> 4)], hex[Int(unit & 0xF)]])  // u00XX
+            let hex: StaticString = "0123456789abcdef"
+            output.appendByte(0x75)  // u00XX
+            output.appendByte(0x30)
+            output.appendByte(0x30)
+            output.appendByte(hex.utf8Start[Int(unit >> 4)])
+            output.appendByte(hex.utf8Start[Int(unit & 0xF)])
         }
     }
 
     /// Appends `literal`'s bytes as they are: for JSON text known in advance, such as a key
     /// that needs no escaping.
-    static func append(_ literal: StaticString, to output: inout [UInt8]) {
-        output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    static func append<Output: JSONOutput>(_ literal: StaticString, to output: inout Output) {
+        output.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }
 

@@ -18,6 +18,15 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertEqual(headers.values("accept"), [])
     }
 
+    func testFirstValueReadsTheFirstFieldOfANameInPlace() {
+        let headers = HTTPHeaders([("X-Token", "first"), ("Authorization", "Bearer x"), ("x-token", "second")])
+        XCTAssertEqual(headers.firstValue(named: "x-token") { Array($0) == Array("first".utf8) }, true)
+        XCTAssertEqual(headers.firstValue(named: "authorization") { $0.count == 8 }, true)
+        XCTAssertEqual(headers.firstValue(named: "authorization") { $0.isEmpty }, false)
+        XCTAssertNil(headers.firstValue(named: "authorizatio") { _ in true })
+        XCTAssertNil(HTTPHeaders().firstValue(named: "authorization") { _ in true })
+    }
+
     func testRemoveAndSet() {
         var headers = HTTPHeaders([("a", "1"), ("b", "2"), ("A", "3")])
         headers.remove("c")

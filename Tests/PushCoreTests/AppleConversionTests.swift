@@ -10,7 +10,7 @@ final class AppleConversionTests: XCTestCase {
 
     func convert(
         notification: FCMNotification? = nil, data: [(key: String, value: String)] = [],
-        headers: [HeaderField] = [], payload: JSONObject? = nil, apnsImage: String? = nil, fid: String? = nil
+        headers: [FCMStringPair] = [], payload: JSONObject? = nil, apnsImage: String? = nil, fid: String? = nil
     ) -> APNsNotification {
         AppleConversion.convert(
             AppleConversionInput(
@@ -137,10 +137,27 @@ final class AppleConversionTests: XCTestCase {
                 ("gcm.message_id", str(messageID)), ("google.c.sender.id", str(senderID))))
     }
 
+    func testHeaderNamesWithCapitalsCountAsTheirLowercaseNames() {
+        let given = [
+            FCMStringPair("X-Custom", "yes"), FCMStringPair("APNS-PRIORITY", "5"), FCMStringPair("apns-priority", "10"),
+            FCMStringPair("Apns-Collapse-Id", "c"),
+        ]
+        let result = convert(data: [("k", "v")], headers: given)
+        XCTAssertEqual(
+            result.headers,
+            [
+                HeaderField("apns-push-type", "background"), HeaderField("apns-priority", "5"),
+                HeaderField("apns-topic", "com.example.app"), HeaderField("apns-expiration", defaultExpiration),
+                HeaderField("apns-collapse-id", "c"), HeaderField("apns-id", apnsID), HeaderField("x-custom", "yes"),
+            ])
+        XCTAssertEqual(result.collapseID, "c")
+        XCTAssertEqual(result.pushType, "background")
+    }
+
     func testExplicitHeadersAreKeptInCanonicalOrderAndExtrasFollow() {
         let given = [
-            HeaderField("APNs-Expiration", "1800000000"), HeaderField("apns-priority", "5"),
-            HeaderField("x-custom", "yes"), HeaderField("apns-push-type", "alert"),
+            FCMStringPair("APNs-Expiration", "1800000000"), FCMStringPair("apns-priority", "5"),
+            FCMStringPair("x-custom", "yes"), FCMStringPair("apns-push-type", "alert"),
         ]
         let result = convert(notification: .init(title: "Hi"), headers: given)
         XCTAssertEqual(
@@ -171,7 +188,7 @@ final class AppleConversionTests: XCTestCase {
     }
 
     func testCollapseIDHeaderSitsBeforeAPNsID() {
-        let result = convert(data: [("k", "v")], headers: [HeaderField("apns-collapse-id", "score")])
+        let result = convert(data: [("k", "v")], headers: [FCMStringPair("apns-collapse-id", "score")])
         XCTAssertEqual(
             result.headers,
             [
@@ -183,7 +200,7 @@ final class AppleConversionTests: XCTestCase {
     }
 
     func testVoIPGetsItsTopicSuffixAndTheLargerSizeLimit() {
-        let result = convert(data: [("caller", "Ann")], headers: [HeaderField("apns-push-type", "voip")])
+        let result = convert(data: [("caller", "Ann")], headers: [FCMStringPair("apns-push-type", "voip")])
         XCTAssertEqual(result.headers, headers("voip", "5", topic: "com.example.app.voip"))
         XCTAssertEqual(ApplePayloadLimit.bytes(forPushType: "voip"), 5120)
         XCTAssertTrue(ApplePayloadLimit.fits(byteCount: 5000, pushType: "voip"))

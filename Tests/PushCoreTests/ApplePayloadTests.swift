@@ -102,6 +102,19 @@ final class ApplePayloadTests: XCTestCase {
                 + #""google.c.fid":"f\"id"}"#)
     }
 
+    /// Escapes beyond the estimate's margin: the payload is written again at the size it needs,
+    /// and comes out the same, in a buffer of its size.
+    func testPayloadLongerThanEstimatedIsWrittenAgainWhole() {
+        let controls = String(repeating: "\u{1}\"", count: 200)
+        let shape = input(
+            notification: .init(title: "T\\", body: controls), data: [("k", controls), ("short", "\n")],
+            payload: object(("aps", obj(("alert", obj(("loc-key", str(controls))))))), apnsImage: nil, fid: "f")
+        let written = ApplePayload(shape)
+        XCTAssertLessThan(written.reservedByteCount, written.bytes.count)
+        XCTAssertEqual(String(decoding: written.bytes, as: UTF8.self), TreePayload.make(shape).jsonString)
+        XCTAssertLessThanOrEqual(written.bytes.capacity, written.bytes.count + 16)
+    }
+
     func testReservedSizeFitsWithoutACopy() {
         let payload = object(("aps", obj(("badge", num(1)), ("sound", str("default")))), ("x", obj(("y", [1, "z"]))))
         let written = ApplePayload(

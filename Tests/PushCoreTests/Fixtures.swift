@@ -43,7 +43,9 @@ func sendFCM(
     core.send(project: project, target: target, origin: .fcm, request: obj(("message", obj()))) { context in
         .success(
             AppleConversion.convert(
-                AppleConversionInput(context: context, notification: notification, data: data, apnsHeaders: headers)))
+                AppleConversionInput(
+                    context: context, notification: notification, data: data,
+                    apnsHeaders: headers.map { FCMStringPair($0.name, $0.value) })))
     }
 }
 

@@ -2,6 +2,30 @@ import XCTest
 @testable import PushCore
 
 final class JSONSerializerTests: XCTestCase {
+    /// The buffer writer gives the array's bytes when they fit, and otherwise the size they need,
+    /// whatever the point where the room ran out.
+    func testBufferWriterWritesWhatFitsAndCountsWhatDoesNot() {
+        let value = obj(
+            ("short", str("plain")), ("long", str("a longer string with \"quotes\" and \u{1}")),
+            ("list", .array([num(1), .bool(true), .null])), ("", str("")))
+        let expected = JSONSerializer.serialize(value)
+        for capacity in 0...expected.count + 30 {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+                var writer = JSONBufferWriter(scratch)
+                JSONSerializer.write(value, to: &writer)
+                XCTAssertEqual(writer.count, expected.count, "capacity \(capacity)")
+                XCTAssertEqual(writer.overflowed, capacity < expected.count, "capacity \(capacity)")
+                if !writer.overflowed { XCTAssertEqual(Array(writer.written), expected, "capacity \(capacity)") }
+            }
+        }
+    }
+
+    func testSingleMemberObjectMatchesTheSerializer() {
+        for text in ["", "projects/demo/messages/6810356097230477954", "a\"b\\c", String(repeating: "\u{1}", count: 40), "日本語"] {
+            XCTAssertEqual(JSONSerializer.object(key: "name", string: text), JSONSerializer.serialize(obj(("name", str(text)))))
+        }
+    }
+
     func testWritesCompactJSONInMemberOrder() {
         let value: JSONValue = ["z": 1, "a": [true, false, .null, .number("-1.5e3")], "m": ["k": "v"]]
         XCTAssertEqual(value.jsonString, #"{"z":1,"a":[true,false,null,-1.5e3],"m":{"k":"v"}}"#)

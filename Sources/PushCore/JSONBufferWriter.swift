@@ -1,0 +1,79 @@
+/// JSON output into a buffer sized in advance, through a pointer: an array checks its uniqueness
+/// and capacity on every append, which cost more than the bytes written when a payload is built
+/// from many short pieces.
+///
+/// What does not fit is counted but not written, so that a writer that ran out of room tells how
+/// large a buffer the same writes need.
+struct JSONBufferWriter: JSONOutput {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written so far, or that would have been, past the end included.
+    private(set) var count = 0
+
+    /// The bytes `write` writes, made in scratch space of `capacity` bytes (an estimate) and
+    /// copied once into an array of their size; when they did not fit, `write` runs once more
+    /// with the room it turned out to need, and must write the same again.
+    @inline(__always)
+    static func bytes(capacity: Int, _ write: (inout JSONBufferWriter) -> Void) -> [UInt8] {
+        var capacity = capacity
+        var bytes = [UInt8]()
+        while true {
+            let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+                var output = JSONBufferWriter(scratch)
+                write(&output)
+                if !output.overflowed {
+                    bytes.reserveCapacity(output.count)
+                    bytes.append(contentsOf: output.written)
+                }
+                return output.count
+            }
+            if needed <= capacity { return bytes }
+            capacity = needed
+        }
+    }
+
+    /// A writer that starts at the beginning of `buffer`.
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    /// Whether some writes did not fit, so that the buffer holds only part of the output.
+    var overflowed: Bool { count > buffer.count }
+
+    /// The bytes written, valid while the buffer is.
+    var written: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: buffer[..<min(count, buffer.count)])
+    }
+
+    /// Takes back the last byte written. After an overflow the count still tells the size
+    /// needed: what follows cannot fit either, and ends past the end.
+    mutating func removeLast() {
+        count -= 1
+    }
+
+    mutating func appendByte(_ byte: UInt8) {
+        // A buffer with room for a byte has an address.
+        if count < buffer.count { buffer.baseAddress.unsafelyUnwrapped[count] = byte }
+        count += 1
+    }
+
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let source = bytes.baseAddress, !bytes.isEmpty, count + bytes.count <= buffer.count {
+            (buffer.baseAddress.unsafelyUnwrapped + count).update(from: source, count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count wordBytes: Int) {
+        if count + 24 <= buffer.count {
+            // All three words, with the bytes past `wordBytes` overwritten later or never read:
+            // three stores instead of a copy.
+            let target = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + count)
+            target.storeBytes(of: words.0, as: UInt64.self)
+            target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: words.2, toByteOffset: 16, as: UInt64.self)
+            count += wordBytes
+        } else {
+            withUnsafeBytes(of: words) { appendBytes(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<wordBytes])) }
+        }
+    }
+}

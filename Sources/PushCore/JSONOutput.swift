@@ -1,0 +1,21 @@
+/// Where `JSONSerializer` writes: a growing byte array, or a `JSONBufferWriter`'s buffer sized
+/// in advance. One escaper serves both.
+protocol JSONOutput {
+    /// Appends one byte.
+    mutating func appendByte(_ byte: UInt8)
+    /// Appends a run of bytes.
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Appends the first `count` bytes (at most 24) of `words` in memory order: a short string
+    /// quoted in registers.
+    mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count: Int)
+}
+
+extension Array: JSONOutput where Element == UInt8 {
+    mutating func appendByte(_ byte: UInt8) { append(byte) }
+
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+
+    mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count: Int) {
+        Swift.withUnsafeBytes(of: words) { append(contentsOf: $0.bindMemory(to: UInt8.self)[..<count]) }
+    }
+}
