@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 BIN=${1:-.build/release/push-emulator}
 REQUESTS=${BENCH_REQUESTS:-100000}
 THREADS=${BENCH_THREADS:-1}
+# A shared machine's speed drifts within seconds: each compared row runs both servers this many
+# times, alternating, and prints the medians.
+ROUNDS=${BENCH_ROUNDS:-3}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -32,17 +35,28 @@ port=$(free_port)
 emu_pid=$!
 wait_port "$port"
 
-echo "push-emulator bench: $REQUESTS requests, h2load -c 16 -m 32, $THREADS server thread(s) each, $(nproc) cores"
+echo "push-emulator bench: $REQUESTS requests, h2load -c 16 -m 32, $THREADS server thread(s) each, $(nproc) cores, median of $ROUNDS alternating rounds"
 printf '%-34s %14s %14s %8s\n' scenario "emulator req/s" "nghttpd req/s" ratio
 row() { printf '%-34s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# paired NAME EMULATOR_FN REFERENCE_FN: runs each function ROUNDS times, alternating, each printing
+# one rate, and prints the row of the two medians and their ratio.
+paired() {
+  local name=$1 emulator=() reference=()
+  for _ in $(seq "$ROUNDS"); do
+    emulator+=("$("$2")")
+    reference+=("$("$3")")
+  done
+  row "$name" "$(median "${emulator[@]}")" "$(median "${reference[@]}")"
+}
 
 rate -n 2000 -c 4 -m 8 "http://127.0.0.1:$port/healthz" >/dev/null   # warm-up
-emu=$(rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$port/healthz")
-ref_h2c_rate=$(rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$ref_h2c/healthz")
-row "h2c GET /healthz vs static file" "$emu" "$ref_h2c_rate"
-emu=$(rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$port/healthz")
-ref_tls_rate=$(rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$ref_tls/healthz")
-row "h2/TLS GET /healthz vs static file" "$emu" "$ref_tls_rate"
+emu_h2c_healthz() { rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$port/healthz"; }
+emu_tls_healthz() { rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$port/healthz"; }
+ref_h2c_file() { rate -n "$REQUESTS" -c 16 -m 32 "http://127.0.0.1:$ref_h2c/healthz"; }
+ref_tls_file() { rate -n "$REQUESTS" -c 16 -m 32 "https://127.0.0.1:$ref_tls/healthz"; }
+paired "h2c GET /healthz vs static file" emu_h2c_healthz ref_h2c_file
+paired "h2/TLS GET /healthz vs static file" emu_tls_healthz ref_tls_file
 
 for scenario in scripts/bench.d/*.sh; do
   [ -e "$scenario" ] || continue

@@ -7,10 +7,15 @@ cat > "$fcm_body" <<'JSON'
 JSON
 fcm_url="127.0.0.1:$port/v1/projects/bench/messages:send"
 fcm_headers=(-H "content-type: application/json" -H "authorization: Bearer bench")
-emu=$(rate -n "$REQUESTS" -c 16 -m 32 -d "$fcm_body" "${fcm_headers[@]}" "http://$fcm_url")
-row "h2c FCM send vs static file" "$emu" "$ref_h2c_rate"
-emu=$(rate -n "$REQUESTS" -c 16 -m 32 -d "$fcm_body" "${fcm_headers[@]}" "https://$fcm_url")
-row "h2/TLS FCM send vs static file" "$emu" "$ref_tls_rate"
+# Each round starts from an empty project, so that every round queues into the same state.
+emu_send() {
+  curl -s -o /dev/null -X DELETE "http://127.0.0.1:$port/emulator/v1/projects/bench"
+  rate -n "$REQUESTS" -c 16 -m 32 -d "$fcm_body" "${fcm_headers[@]}" "$1://$fcm_url"
+}
+emu_h2c_send() { emu_send http; }
+emu_tls_send() { emu_send https; }
+paired "h2c FCM send vs static file" emu_h2c_send ref_h2c_file
+paired "h2/TLS FCM send vs static file" emu_tls_send ref_tls_file
 
 # Memory: a fresh emulator process (freed memory of the runs above would hide growth),
 # 100,000 messages queued for 1,000 offline devices.
