@@ -10,6 +10,7 @@ final class HTTP2Stream: ResponseStreamSink {
 
     var method = ""
     var path = ""
+    var query = ""
     var authority: String?
     var headers = HTTPHeaders()
     var headerBytes = 0
