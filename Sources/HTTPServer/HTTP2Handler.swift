@@ -11,6 +11,11 @@ final class HTTP2Handler: ConnectionProtocol {
     /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
     /// costs no hashing (nghttp2's stream user data finds a stream by id).
     private var streams: [HTTP2Stream] = []
+    /// Closed streams nothing else references, kept for new ones: allocating and freeing a stream
+    /// for each request cost more than resetting one.
+    private var spareStreams: [HTTP2Stream] = []
+    /// Enough for a client that keeps this many requests in flight.
+    private static let maxSpareStreams = 32
     private var headerBlock = HTTP2HeaderBlock()
     private var shuttingDown = false
     private var failed = false
@@ -36,7 +41,7 @@ final class HTTP2Handler: ConnectionProtocol {
             nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
             return
         }
-        let stream = HTTP2Stream(id: 1, handler: self)
+        let stream = makeStream(id: 1)
         stream.method = request.method
         stream.path = request.path
         stream.query = request.query
@@ -176,6 +181,7 @@ final class HTTP2Handler: ConnectionProtocol {
             stream.slot = nil
         }
         streams = []
+        spareStreams = []
     }
 
     func timedOut() {
@@ -198,13 +204,20 @@ final class HTTP2Handler: ConnectionProtocol {
             return
         }
         if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-            let stream = HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self)
+            let stream = makeStream(id: frame.pointee.hd.stream_id)
             add(stream)
             headerBlock.begin(stream)
         } else {
             // Trailers join the stream's headers.
             headerBlock.begin(stream(frame.pointee.hd.stream_id))
         }
+    }
+
+    /// A stream for a new exchange, a spare one when there is one.
+    private func makeStream(id: Int32) -> HTTP2Stream {
+        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self) }
+        stream.reuse(id: id, handler: self)
+        return stream
     }
 
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
@@ -290,16 +303,21 @@ final class HTTP2Handler: ConnectionProtocol {
 
     private func streamClosed(_ streamID: Int32) {
         // A strong reference: removing the stream from `streams` may release the last other one.
-        guard let stream = stream(streamID), let slot = stream.slot else { return }
-        let last = streams.removeLast()
-        if last !== stream {
-            streams[slot] = last
-            last.slot = slot
+        guard var stream = stream(streamID), let slot = stream.slot else { return }
+        let lastSlot = streams.count - 1
+        if slot != lastSlot {
+            streams.swapAt(slot, lastSlot)
+            streams[slot].slot = slot
         }
+        streams.removeLast()
         stream.slot = nil
         stream.responseStream?.clientLeft()
         stream.responseStream = nil
         stream.handler = nil
+        // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
+        if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
+            spareStreams.append(stream)
+        }
     }
 
     // MARK: responses
