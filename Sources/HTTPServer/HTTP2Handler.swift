@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CNGHTTP2
 
 /// HTTP/2 on a connection, driven by an nghttp2 server session fed from memory: bytes in through
@@ -255,8 +258,10 @@ final class HTTP2Handler: ConnectionProtocol {
             switch (name.count, name.count > 1 ? name[1] : 0) {
             case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
             case (5, UInt8(ascii: "p")):
-                // Split in the bytes, where finding `?` costs least.
-                if let mark = value.firstIndex(of: UInt8(ascii: "?")) {
+                // Split in the bytes, where finding `?` costs least (`memchr`: a byte-by-byte
+                // search cost ~5 instructions a byte).
+                if let base = value.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), value.count) {
+                    let mark = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                     stream.path = String(decoding: UnsafeBufferPointer(rebasing: value[..<mark]), as: UTF8.self)
                     stream.query = String(decoding: UnsafeBufferPointer(rebasing: value[(mark + 1)...]), as: UTF8.self)
                 } else {
