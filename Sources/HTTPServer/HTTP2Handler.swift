@@ -380,10 +380,10 @@ final class HTTP2Handler: ConnectionProtocol {
             source: nghttp2_data_source(ptr: Unmanaged.passUnretained(stream).toOpaque()),
             read_callback: { _, _, buffer, length, flags, source, _ in
                 guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-                return HTTP2Handler.readBody(
-                    Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue(),
-                    UnsafeMutableRawBufferPointer(start: buffer, count: length), flags
-                )
+                // Not retained: copying bytes out runs nothing that could close the stream.
+                return Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stream in
+                    HTTP2Handler.readBody(stream, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
+                }
             }
         )
         HTTP2ResponseHead.withNameValuePairs(status: response.status, headers: response.headers, contentLength: contentLength) { pairs in
