@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CNGHTTP2
 
 /// HTTP/2 on a connection, driven by an nghttp2 server session fed from memory: bytes in through
@@ -11,6 +14,11 @@ final class HTTP2Handler: ConnectionProtocol {
     /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
     /// costs no hashing (nghttp2's stream user data finds a stream by id).
     private var streams: [HTTP2Stream] = []
+    /// Closed streams nothing else references, kept for new ones: allocating and freeing a stream
+    /// for each request cost more than resetting one.
+    private var spareStreams: [HTTP2Stream] = []
+    /// Enough for a client that keeps this many requests in flight.
+    private static let maxSpareStreams = 32
     private var headerBlock = HTTP2HeaderBlock()
     private var shuttingDown = false
     private var failed = false
@@ -36,9 +44,10 @@ final class HTTP2Handler: ConnectionProtocol {
             nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
             return
         }
-        let stream = HTTP2Stream(id: 1, handler: self)
+        let stream = makeStream(id: 1)
         stream.method = request.method
-        stream.path = request.query.isEmpty ? request.path : request.path + "?" + request.query
+        stream.path = request.path
+        stream.query = request.query
         stream.authority = request.authority
         stream.headers = request.headers
         stream.body = request.body
@@ -175,6 +184,7 @@ final class HTTP2Handler: ConnectionProtocol {
             stream.slot = nil
         }
         streams = []
+        spareStreams = []
     }
 
     func timedOut() {
@@ -197,13 +207,20 @@ final class HTTP2Handler: ConnectionProtocol {
             return
         }
         if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-            let stream = HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self)
+            let stream = makeStream(id: frame.pointee.hd.stream_id)
             add(stream)
             headerBlock.begin(stream)
         } else {
             // Trailers join the stream's headers.
             headerBlock.begin(stream(frame.pointee.hd.stream_id))
         }
+    }
+
+    /// A stream for a new exchange, a spare one when there is one.
+    private func makeStream(id: Int32) -> HTTP2Stream {
+        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self) }
+        stream.reuse(id: id, handler: self)
+        return stream
     }
 
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
@@ -240,7 +257,16 @@ final class HTTP2Handler: ConnectionProtocol {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
             case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
-            case (5, UInt8(ascii: "p")): stream.path = String(decoding: value, as: UTF8.self)
+            case (5, UInt8(ascii: "p")):
+                // Split in the bytes, where finding `?` costs least (`memchr`: a byte-by-byte
+                // search cost ~5 instructions a byte).
+                if let base = value.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), value.count) {
+                    let mark = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    stream.path = String(decoding: UnsafeBufferPointer(rebasing: value[..<mark]), as: UTF8.self)
+                    stream.query = String(decoding: UnsafeBufferPointer(rebasing: value[(mark + 1)...]), as: UTF8.self)
+                } else {
+                    stream.path = String(decoding: value, as: UTF8.self)
+                }
             case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
             default: break
             }
@@ -282,16 +308,21 @@ final class HTTP2Handler: ConnectionProtocol {
 
     private func streamClosed(_ streamID: Int32) {
         // A strong reference: removing the stream from `streams` may release the last other one.
-        guard let stream = stream(streamID), let slot = stream.slot else { return }
-        let last = streams.removeLast()
-        if last !== stream {
-            streams[slot] = last
-            last.slot = slot
+        guard var stream = stream(streamID), let slot = stream.slot else { return }
+        let lastSlot = streams.count - 1
+        if slot != lastSlot {
+            streams.swapAt(slot, lastSlot)
+            streams[slot].slot = slot
         }
+        streams.removeLast()
         stream.slot = nil
         stream.responseStream?.clientLeft()
         stream.responseStream = nil
         stream.handler = nil
+        // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
+        if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
+            spareStreams.append(stream)
+        }
     }
 
     // MARK: responses
@@ -305,8 +336,9 @@ final class HTTP2Handler: ConnectionProtocol {
                 : "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes."
             context.log(
                 HTTPRequest(
-                    method: stream.method, target: stream.path, version: .http2, isSecure: connection.isSecure,
-                    authority: stream.authority, remoteAddress: connection.remoteAddress
+                    method: stream.method, path: stream.path, query: stream.query, headers: HTTPHeaders(), body: [],
+                    version: .http2, isSecure: connection.isSecure, authority: stream.authority,
+                    remoteAddress: connection.remoteAddress
                 ),
                 status: status, startedAt: stream.startedAt
             )
@@ -321,8 +353,9 @@ final class HTTP2Handler: ConnectionProtocol {
         stream.body = []
         let response = context.respond(
             to: HTTPRequest(
-                method: stream.method, target: stream.path, headers: headers, body: body, version: .http2,
-                isSecure: connection.isSecure, authority: stream.authority, remoteAddress: connection.remoteAddress
+                method: stream.method, path: stream.path, query: stream.query, headers: headers, body: body,
+                version: .http2, isSecure: connection.isSecure, authority: stream.authority,
+                remoteAddress: connection.remoteAddress
             ),
             startedAt: stream.startedAt
         )
@@ -347,10 +380,10 @@ final class HTTP2Handler: ConnectionProtocol {
             source: nghttp2_data_source(ptr: Unmanaged.passUnretained(stream).toOpaque()),
             read_callback: { _, _, buffer, length, flags, source, _ in
                 guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-                return HTTP2Handler.readBody(
-                    Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue(),
-                    UnsafeMutableRawBufferPointer(start: buffer, count: length), flags
-                )
+                // Not retained: copying bytes out runs nothing that could close the stream.
+                return Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stream in
+                    HTTP2Handler.readBody(stream, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
+                }
             }
         )
         HTTP2ResponseHead.withNameValuePairs(status: response.status, headers: response.headers, contentLength: contentLength) { pairs in

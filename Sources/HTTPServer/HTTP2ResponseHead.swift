@@ -4,7 +4,9 @@ import CNGHTTP2
 enum HTTP2ResponseHead {
     /// Points nghttp2 name/value pairs at the headers' own bytes (minus connection-specific ones),
     /// with `:status` and `content-length` laid out in a small temporary buffer; nghttp2 copies
-    /// them during `body`, so nothing here outlives the call.
+    /// them during `body`, so nothing here outlives the call. Inlined so that `body`'s captures
+    /// are not retained for each nested closure (a counted retain and release per request).
+    @inline(__always)
     static func withNameValuePairs(
         status: Int, headers: HTTPHeaders, contentLength: Int?, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
     ) {

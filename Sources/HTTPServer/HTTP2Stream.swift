@@ -1,15 +1,16 @@
 /// One HTTP/2 request/response exchange on an `HTTP2Handler`.
 final class HTTP2Stream: ResponseStreamSink {
-    let id: Int32
+    private(set) var id: Int32
     /// Strong on purpose (a weak reference would move the handler's reference counts to a slow
     /// side table); cleared when the stream or the connection closes, which breaks the cycle.
     var handler: HTTP2Handler?
     /// Where the handler's list of open streams holds this one; nil once closed.
     var slot: Int?
-    let startedAt = MonotonicClock.now()
+    private(set) var startedAt = MonotonicClock.now()
 
     var method = ""
     var path = ""
+    var query = ""
     var authority: String?
     var headers = HTTPHeaders()
     var headerBytes = 0
@@ -29,6 +30,26 @@ final class HTTP2Stream: ResponseStreamSink {
     init(id: Int32, handler: HTTP2Handler) {
         self.id = id
         self.handler = handler
+    }
+
+    /// Readies a closed stream that nothing else references for another exchange, as if new.
+    func reuse(id: Int32, handler: HTTP2Handler) {
+        self.id = id
+        self.handler = handler
+        startedAt = MonotonicClock.now()
+        method = ""
+        path = ""
+        query = ""
+        authority = nil
+        headers = HTTPHeaders()
+        headerBytes = 0
+        body = []
+        rejection = nil
+        dispatched = false
+        pending = []
+        pendingStart = 0
+        bodyComplete = true
+        responseStream = nil
     }
 
     var pendingCount: Int { pending.count - pendingStart }

@@ -21,32 +21,6 @@ public struct HTTPRequest: Sendable {
     /// Parameters the router matched in the path template (percent-decoded).
     public var pathParameters = PathParameters()
 
-    /// Makes a request; `target` is split into path and query.
-    public init(
-        method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-        version: HTTPVersion = .http1_1, isSecure: Bool = false, authority: String? = nil,
-        remoteAddress: String = "-"
-    ) {
-        self.method = method
-        // Searched in the contiguous bytes: through the string's views every request would pay
-        // a per-character walk.
-        var target = target
-        if let mark = target.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) {
-            let index = target.utf8.index(target.utf8.startIndex, offsetBy: mark)
-            path = String(target[..<index])
-            query = String(target[target.utf8.index(after: index)...])
-        } else {
-            path = target
-            query = ""
-        }
-        self.headers = headers
-        self.body = body
-        self.version = version
-        self.isSecure = isSecure
-        self.authority = authority
-        self.remoteAddress = remoteAddress
-    }
-
     /// The query's parameters in order, percent-decoded (`+` as space).
     public var queryItems: [(name: String, value: String)] {
         guard !query.isEmpty else { return [] }
@@ -61,6 +35,35 @@ public struct HTTPRequest: Sendable {
     /// The first query parameter named `name`.
     public func queryItem(_ name: String) -> String? {
         queryItems.first(where: { $0.name == name })?.value
+    }
+}
+
+// In an extension so that the struct keeps its memberwise initializer, which `HTTP2Handler` uses:
+// a hand-written one (this one, inlined) built the value in a temporary and then copied it.
+extension HTTPRequest {
+    /// Makes a request; `target` is split into path and query.
+    public init(
+        method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        version: HTTPVersion = .http1_1, isSecure: Bool = false, authority: String? = nil,
+        remoteAddress: String = "-"
+    ) {
+        // Searched in the contiguous bytes: through the string's views every request would pay
+        // a per-character walk.
+        var target = target
+        let path: String
+        let query: String
+        if let mark = target.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) {
+            let index = target.utf8.index(target.utf8.startIndex, offsetBy: mark)
+            path = String(target[..<index])
+            query = String(target[target.utf8.index(after: index)...])
+        } else {
+            path = target
+            query = ""
+        }
+        self.init(
+            method: method, path: path, query: query, headers: headers, body: body, version: version,
+            isSecure: isSecure, authority: authority, remoteAddress: remoteAddress
+        )
     }
 }
 
