@@ -10,8 +10,7 @@ extension CoreState {
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         let now = clock.now
-        let project = projectState.projectID
-        var targets = [Device]()
+        var tokens = [String]()
         var newDevice: Device?
         // The position of a single stored target, valid until a device is inserted.
         var slot: Dictionary<String, Device>.Index?
@@ -20,50 +19,68 @@ extension CoreState {
             return (.unregistered(since: since), [])
         case .invalid:
             return (.invalidRegistration, [])
-        case .devices(let tokens):
-            targets = tokens.compactMap { projectState.devices[$0] }
+        case .devices(let found):
+            tokens = found
         case .device(let position):
             slot = position
-            targets = [projectState.devices.values[position]]
         case .newDevice(let token, let apnsToken):
-            let device = projectState.makeDevice(
+            newDevice = projectState.makeDevice(
                 token: token ?? unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
-            newDevice = device
-            targets = [device]
         }
         let messageID = messageIDs.make()
-        let name = MessageName.make(project: project, messageID: messageID)
+        let name = MessageName.make(project: projectState.projectID, messageID: messageID)
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
         let numberBefore = nextDeliveryNumber
-        var made = [Delivery]()
-        made.reserveCapacity(targets.count)
-        for device in targets {
+        func make(for device: Device) -> Result<Delivery, Failure> {
             let context = DeliveryContext(
                 messageID: messageID, messageName: name, device: device, senderID: senderID,
                 apnsID: RandomUUID.make(using: &random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
-                made.append(makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
+                return .success(makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
             case .failure(let failure):
                 nextDeliveryNumber = numberBefore
-                return (.rejected(failure), [])
+                return .failure(failure)
             }
         }
-        // Copies of the devices must be gone before their queues grow, or each append copies the queue.
-        targets = []
-        if let newDevice { projectState.insert(newDevice) }
+        // A token send reaches one device: it goes without the arrays a topic send needs.
+        if slot != nil || newDevice != nil {
+            let made: Delivery
+            switch make(for: newDevice ?? projectState.devices.values[slot!]) {
+            case .success(let delivery): made = delivery
+            case .failure(let failure): return (.rejected(failure), [])
+            }
+            if let newDevice { projectState.insert(newDevice) }
+            let (stored, notified) = projectState.enqueue(made, at: slot, now: now, configuration: configuration)
+            // A token target names the device's own copy of the token, so that the log adds none.
+            var loggedTarget = target
+            if case .token = target { loggedTarget = .token(stored.token) }
+            projectState.log.append(
+                messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
+                requestBody: requestBody, deliveryNumbers: stored.number..<stored.number + 1)
+            return (.accepted(SentMessage(messageID: messageID, name: name, delivery: stored)), notified)
+        }
+        var made = [Delivery]()
+        made.reserveCapacity(tokens.count)
+        for token in tokens {
+            // Read in place: a copy of the device held on would make its queue copy when it grows.
+            guard let position = projectState.devices.index(forKey: token) else { continue }
+            switch make(for: projectState.devices.values[position]) {
+            case .success(let delivery): made.append(delivery)
+            case .failure(let failure): return (.rejected(failure), [])
+            }
+        }
         var deliveries = [Delivery]()
         deliveries.reserveCapacity(made.count)
         var notified = [StreamSubscriber]()
         for delivery in made {
-            let (stored, subscribers) = projectState.enqueue(delivery, at: slot, now: now, configuration: configuration)
+            let (stored, subscribers) = projectState.enqueue(delivery, now: now, configuration: configuration)
             deliveries.append(stored)
             if !subscribers.isEmpty { notified += subscribers }
         }
         let firstNumber = deliveries.first?.number ?? nextDeliveryNumber
-        // A token target names the device's own copy of the token, so that the log adds none.
         var loggedTarget = target
         if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
         projectState.log.append(
