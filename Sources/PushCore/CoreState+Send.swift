@@ -1,15 +1,19 @@
 extension CoreState {
     /// The locked part of `PushEmulatorCore.send`: resolves the target in `projectState`,
     /// converts, queues and logs. Returns the outcome and the streams to drain once unlocked.
-    mutating func accept<Failure: Error & Sendable>(
+    /// Static, with the parts of the state it changes passed apart: the project is changed in
+    /// place in its dictionary, which a method of the whole state could not do.
+    static func accept<Failure: Error & Sendable>(
         into projectState: inout ProjectState,
+        identifiers: inout IdentifierSource,
+        configuration: PushCoreConfiguration,
+        now: Timestamp,
         target: MessageTarget,
         origin: DeliveryOrigin,
         requestBody: [UInt8],
         implicitBundleID: String?,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
-        let now = clock.now
         var tokens = [String]()
         var newDevice: Device?
         // The position of a single stored target, valid until a device is inserted.
@@ -25,23 +29,24 @@ extension CoreState {
             slot = position
         case .newDevice(let token, let apnsToken):
             newDevice = projectState.makeDevice(
-                token: token ?? unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
+                token: token ?? identifiers.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
         }
-        let messageID = messageIDs.make()
+        let messageID = identifiers.messageIDs.make()
         let name = MessageName.make(project: projectState.projectID, messageID: messageID)
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
-        let numberBefore = nextDeliveryNumber
+        let numberBefore = identifiers.nextDeliveryNumber
         func make(for device: Device) -> Result<Delivery, Failure> {
             let context = DeliveryContext(
                 messageID: messageID, messageName: name, device: device, senderID: senderID,
-                apnsID: RandomUUID.make(using: &random), now: now)
+                apnsID: RandomUUID.make(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
-                return .success(makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
+                return .success(
+                    identifiers.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
             case .failure(let failure):
-                nextDeliveryNumber = numberBefore
+                identifiers.nextDeliveryNumber = numberBefore
                 return .failure(failure)
             }
         }
@@ -80,7 +85,7 @@ extension CoreState {
             deliveries.append(stored)
             if !subscribers.isEmpty { notified += subscribers }
         }
-        let firstNumber = deliveries.first?.number ?? nextDeliveryNumber
+        let firstNumber = deliveries.first?.number ?? identifiers.nextDeliveryNumber
         var loggedTarget = target
         if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
         projectState.log.append(

@@ -1,4 +1,4 @@
-extension CoreState {
+extension IdentifierSource {
     /// A new pending delivery of `notification` to `device`, numbered and with its expiration
     /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window).
     mutating func makeDelivery(
