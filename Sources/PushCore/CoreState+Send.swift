@@ -37,25 +37,27 @@ extension CoreState {
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
         let numberBefore = identifiers.nextDeliveryNumber
-        func make(for device: Device) -> Result<Delivery, Failure> {
+        // Typed throws rather than a `Result` of the delivery: a generic `Result` is destroyed
+        // through its type's metadata on every send.
+        func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
                 messageID: messageID, messageName: name, device: device, senderID: senderID,
                 apnsID: RandomUUID.make(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
-                return .success(
-                    identifiers.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
+                return identifiers.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now)
             case .failure(let failure):
                 identifiers.nextDeliveryNumber = numberBefore
-                return .failure(failure)
+                throw failure
             }
         }
         // A token send reaches one device: it goes without the arrays a topic send needs.
         if slot != nil || newDevice != nil {
             let made: Delivery
-            switch make(for: newDevice ?? projectState.devices.values[slot!]) {
-            case .success(let delivery): made = delivery
-            case .failure(let failure): return (.rejected(failure), [])
+            do throws(Failure) {
+                made = try make(for: newDevice ?? projectState.devices.values[slot!])
+            } catch {
+                return (.rejected(error), [])
             }
             if let newDevice { projectState.insert(newDevice) }
             let (stored, notified) = projectState.enqueue(made, at: slot, now: now, configuration: configuration)
@@ -72,9 +74,10 @@ extension CoreState {
         for token in tokens {
             // Read in place: a copy of the device held on would make its queue copy when it grows.
             guard let position = projectState.devices.index(forKey: token) else { continue }
-            switch make(for: projectState.devices.values[position]) {
-            case .success(let delivery): made.append(delivery)
-            case .failure(let failure): return (.rejected(failure), [])
+            do throws(Failure) {
+                made.append(try make(for: projectState.devices.values[position]))
+            } catch {
+                return (.rejected(error), [])
             }
         }
         var deliveries = [Delivery]()
