@@ -60,7 +60,8 @@ extension CoreState {
                 return (.rejected(error), [])
             }
             if let newDevice { projectState.insert(newDevice) }
-            let (stored, notified) = projectState.enqueue(made, at: slot, now: now, configuration: configuration)
+            // Moved in: otherwise the store keeps a copy and this one is freed.
+            let (stored, notified) = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
             // A token target names the device's own copy of the token, so that the log adds none.
             var loggedTarget = target
             if case .token = target { loggedTarget = .token(stored.token) }
