@@ -36,8 +36,10 @@ extension ProjectState {
             }
             devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
         }
-        deliveries[delivery.number] = delivery
-        return (delivery, notified)
+        // One copy, into the store, and the delivery itself moved out: left implicit, the
+        // compiler copies it for the answer too and frees the original.
+        deliveries.append(copy delivery)
+        return (consume delivery, notified)
     }
 
     private static func read<Value>(_ device: inout Device, _ body: (Device) -> Value) -> Value {
