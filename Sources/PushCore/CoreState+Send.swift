@@ -55,7 +55,14 @@ extension CoreState {
         if slot != nil || newDevice != nil {
             let made: Delivery
             do throws(Failure) {
-                made = try make(for: newDevice ?? projectState.devices.values[slot!])
+                if let newDevice {
+                    made = try make(for: newDevice)
+                } else {
+                    // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
+                    made = try read(&projectState.devices.values[slot!]) { device throws(Failure) in
+                        try make(for: device)
+                    }
+                }
             } catch {
                 return (.rejected(error), [])
             }
@@ -96,5 +103,11 @@ extension CoreState {
             messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
             requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
         return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
+    }
+
+    private static func read<Value, Failure: Error>(
+        _ device: inout Device, _ body: (Device) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        try body(device)
     }
 }
