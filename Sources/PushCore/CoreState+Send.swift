@@ -58,9 +58,9 @@ extension CoreState {
                 if let newDevice {
                     made = try make(for: newDevice)
                 } else {
-                    // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
-                    made = try read(&projectState.devices.values[slot!]) { device throws(Failure) in
-                        try make(for: device)
+                    // Not through the getter of `devices.values[slot]`, which copies the device.
+                    made = try ProjectState.read(&projectState.devices.values[slot!]) {
+                        device throws(Failure) in try make(for: device)
                     }
                 }
             } catch {
@@ -103,11 +103,5 @@ extension CoreState {
             messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
             requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
         return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
-    }
-
-    private static func read<Value, Failure: Error>(
-        _ device: inout Device, _ body: (Device) throws(Failure) -> Value
-    ) throws(Failure) -> Value {
-        try body(device)
     }
 }

@@ -42,8 +42,12 @@ extension ProjectState {
         return (consume delivery, notified)
     }
 
-    private static func read<Value>(_ device: inout Device, _ body: (Device) -> Value) -> Value {
-        body(device)
+    /// Runs `body` on a stored device reached through its mutable accessor, which, unlike the
+    /// getter of `devices.values[slot]`, does not copy it.
+    static func read<Value, Failure: Error>(
+        _ device: inout Device, _ body: (Device) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        try body(device)
     }
 
     /// Applies the connect rules to a device and returns what it receives, in order.
