@@ -6,15 +6,15 @@ enum FCMToApple {
     static func notification(for message: FCMMessage, context: DeliveryContext) -> Result<APNsNotification, GoogleError> {
         var fid: String?
         if case .fid(let value) = message.target { fid = value }
-        var input = AppleConversionInput(
+        let input = AppleConversionInput(
             context: context,
             notification: message.notification,
+            data: message.data,
             apnsHeaders: message.apns?.headers ?? [],
             apnsPayload: message.apns?.payload,
             apnsImage: message.apns?.fcmOptions?.image,
             fid: fid
         )
-        input.data = message.data
         let converted = AppleConversion.convert(input)
         let size = converted.payloadByteCount
         let pushType = converted.pushType

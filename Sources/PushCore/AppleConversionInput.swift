@@ -57,19 +57,27 @@ public struct AppleConversionInput: Sendable {
     }
 
     /// An input for the device and send described by `context` (its message id, sender id,
-    /// bundle id, fresh `apns-id` and time), with the message's own parts.
+    /// bundle id, fresh `apns-id` and time), with the message's own parts. `data` is taken as the
+    /// request model's entries and every part is stored directly: each send makes one.
     public init(
         context: borrowing DeliveryContext,
         notification: FCMNotification? = nil,
-        data: [(key: String, value: String)] = [],
+        data: [FCMStringPair] = [],
         apnsHeaders: [FCMStringPair] = [],
         apnsPayload: JSONObject? = nil,
         apnsImage: String? = nil,
         fid: String? = nil
     ) {
-        self.init(
-            notification: notification, data: data, apnsHeaders: apnsHeaders, apnsPayload: apnsPayload,
-            apnsImage: apnsImage, fid: fid, messageID: context.messageID, senderID: context.senderID,
-            bundleID: context.device.bundleID, apnsID: context.apnsID, now: context.now)
+        self.notification = notification
+        self.data = data
+        self.apnsHeaders = apnsHeaders
+        self.apnsPayload = apnsPayload
+        self.apnsImage = apnsImage
+        self.fid = fid
+        self.messageID = context.messageID
+        self.senderID = context.senderID
+        self.bundleID = context.device.bundleID
+        self.apnsID = context.apnsID
+        self.now = context.now
     }
 }

@@ -1,17 +1,20 @@
 extension CoreState {
     /// The locked part of `PushEmulatorCore.send`: resolves the target in `projectState`,
     /// converts, queues and logs. Returns the outcome and the streams to drain once unlocked.
-    mutating func accept<Failure: Error & Sendable>(
+    /// Static, with the parts of the state it changes passed apart: the project is changed in
+    /// place in its dictionary, which a method of the whole state could not do.
+    static func accept<Failure: Error & Sendable>(
         into projectState: inout ProjectState,
+        identifiers: inout IdentifierSource,
+        configuration: PushCoreConfiguration,
+        now: Timestamp,
         target: MessageTarget,
         origin: DeliveryOrigin,
         requestBody: [UInt8],
         implicitBundleID: String?,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
-        let now = clock.now
-        let project = projectState.projectID
-        var targets = [Device]()
+        var tokens = [String]()
         var newDevice: Device?
         // The position of a single stored target, valid until a device is inserted.
         var slot: Dictionary<String, Device>.Index?
@@ -20,50 +23,80 @@ extension CoreState {
             return (.unregistered(since: since), [])
         case .invalid:
             return (.invalidRegistration, [])
-        case .devices(let tokens):
-            targets = tokens.compactMap { projectState.devices[$0] }
+        case .devices(let found):
+            tokens = found
         case .device(let position):
             slot = position
-            targets = [projectState.devices.values[position]]
         case .newDevice(let token, let apnsToken):
-            let device = projectState.makeDevice(
-                token: token ?? unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
+            newDevice = projectState.makeDevice(
+                token: token ?? identifiers.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
-            newDevice = device
-            targets = [device]
         }
-        let messageID = messageIDs.make()
-        let name = MessageName.make(project: project, messageID: messageID)
+        let messageID = identifiers.messageIDs.make()
+        let name = MessageName.make(project: projectState.projectID, messageID: messageID)
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
-        let numberBefore = nextDeliveryNumber
-        var made = [Delivery]()
-        made.reserveCapacity(targets.count)
-        for device in targets {
+        let numberBefore = identifiers.nextDeliveryNumber
+        // Typed throws rather than a `Result` of the delivery: a generic `Result` is destroyed
+        // through its type's metadata on every send.
+        func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
                 messageID: messageID, messageName: name, device: device, senderID: senderID,
-                apnsID: RandomUUID.make(using: &random), now: now)
+                apnsID: RandomUUID.make(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
-                made.append(makeDelivery(notification, messageName: name, device: device, origin: origin, now: now))
+                return identifiers.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now)
             case .failure(let failure):
-                nextDeliveryNumber = numberBefore
-                return (.rejected(failure), [])
+                identifiers.nextDeliveryNumber = numberBefore
+                throw failure
             }
         }
-        // Copies of the devices must be gone before their queues grow, or each append copies the queue.
-        targets = []
-        if let newDevice { projectState.insert(newDevice) }
+        // A token send reaches one device: it goes without the arrays a topic send needs.
+        if slot != nil || newDevice != nil {
+            let made: Delivery
+            do throws(Failure) {
+                if let newDevice {
+                    made = try make(for: newDevice)
+                } else {
+                    // Not through the getter of `devices.values[slot]`, which copies the device.
+                    made = try ProjectState.read(&projectState.devices.values[slot!]) {
+                        device throws(Failure) in try make(for: device)
+                    }
+                }
+            } catch {
+                return (.rejected(error), [])
+            }
+            if let newDevice { projectState.insert(newDevice) }
+            // Moved in: otherwise the store keeps a copy and this one is freed.
+            let (stored, notified) = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
+            // A token target names the device's own copy of the token, so that the log adds none.
+            var loggedTarget = target
+            if case .token = target { loggedTarget = .token(stored.token) }
+            projectState.log.append(
+                messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
+                requestBody: requestBody, deliveryNumbers: stored.number..<stored.number + 1)
+            return (.accepted(SentMessage(messageID: messageID, name: name, delivery: stored)), notified)
+        }
+        var made = [Delivery]()
+        made.reserveCapacity(tokens.count)
+        for token in tokens {
+            // Read in place: a copy of the device held on would make its queue copy when it grows.
+            guard let position = projectState.devices.index(forKey: token) else { continue }
+            do throws(Failure) {
+                made.append(try make(for: projectState.devices.values[position]))
+            } catch {
+                return (.rejected(error), [])
+            }
+        }
         var deliveries = [Delivery]()
         deliveries.reserveCapacity(made.count)
         var notified = [StreamSubscriber]()
         for delivery in made {
-            let (stored, subscribers) = projectState.enqueue(delivery, at: slot, now: now, configuration: configuration)
+            let (stored, subscribers) = projectState.enqueue(delivery, now: now, configuration: configuration)
             deliveries.append(stored)
             if !subscribers.isEmpty { notified += subscribers }
         }
-        let firstNumber = deliveries.first?.number ?? nextDeliveryNumber
-        // A token target names the device's own copy of the token, so that the log adds none.
+        let firstNumber = deliveries.first?.number ?? identifiers.nextDeliveryNumber
         var loggedTarget = target
         if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
         projectState.log.append(

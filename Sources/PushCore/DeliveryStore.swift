@@ -16,13 +16,20 @@ struct DeliveryStore: Sendable {
             // Sends append: a new number is above every stored one.
             if let newValue, (deliveries.last?.number ?? .min) < number {
                 precondition(newValue.number == number, "a delivery is stored under its own number")
-                deliveries.append(newValue)
+                append(newValue)
             } else if let position = position(of: number) {
                 if let newValue { deliveries[position] = newValue } else { deliveries.remove(at: position) }
             } else {
                 precondition(newValue == nil, "deliveries are stored in number order")
             }
         }
+    }
+
+    /// Stores a new delivery, numbered above every stored one. A send stores its deliveries
+    /// this way: through the subscript each would be copied into an optional first.
+    mutating func append(_ delivery: consuming Delivery) {
+        precondition((deliveries.last?.number ?? .min) < delivery.number, "deliveries are stored in number order")
+        deliveries.append(delivery)
     }
 
     /// Drops the deliveries `remove` accepts.

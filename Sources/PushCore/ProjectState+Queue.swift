@@ -36,12 +36,18 @@ extension ProjectState {
             }
             devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
         }
-        deliveries[delivery.number] = delivery
-        return (delivery, notified)
+        // One copy, into the store, and the delivery itself moved out: left implicit, the
+        // compiler copies it for the answer too and frees the original.
+        deliveries.append(copy delivery)
+        return (consume delivery, notified)
     }
 
-    private static func read<Value>(_ device: inout Device, _ body: (Device) -> Value) -> Value {
-        body(device)
+    /// Runs `body` on a stored device reached through its mutable accessor, which, unlike the
+    /// getter of `devices.values[slot]`, does not copy it.
+    static func read<Value, Failure: Error>(
+        _ device: inout Device, _ body: (Device) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        try body(device)
     }
 
     /// Applies the connect rules to a device and returns what it receives, in order.

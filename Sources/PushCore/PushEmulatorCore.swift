@@ -61,7 +61,7 @@ public final class PushEmulatorCore: Sendable {
             // mutation copy the whole project (its deliveries) — quadratic over a long queue.
             var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
             defer { state.projects[project] = projectState }
-            let token = registration.token ?? state.unusedToken(in: projectState)
+            let token = registration.token ?? state.identifiers.unusedToken(in: projectState)
             if let error = projectState.check(registration, token: token) { return .failure(error) }
             let device = projectState.makeDevice(
                 token: token, apnsToken: registration.apnsToken, platform: registration.platform,
@@ -171,15 +171,15 @@ public final class PushEmulatorCore: Sendable {
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
         let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in
-            // Taken out of the dictionary while it changes: a copy left behind would make every
-            // mutation copy the whole project (its deliveries) — quadratic over a long queue.
-            var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
-            let result = state.accept(
-                into: &projectState, target: target, origin: origin, requestBody: requestBody,
-                implicitBundleID: implicitBundleID, makeNotification: makeNotification)
-            // Put back by move, not copy: the project is not used after this.
-            state.projects[project] = consume projectState
-            return result
+            let configuration = state.configuration
+            let now = state.clock.now
+            // Changed in place in the dictionary: no copy of the project (its deliveries) is
+            // left behind to make a mutation copy it, and its key is hashed once.
+            return CoreState.accept(
+                into: &state.projects[project, default: ProjectState(projectID: project)],
+                identifiers: &state.identifiers, configuration: configuration, now: now, target: target,
+                origin: origin, requestBody: requestBody, implicitBundleID: implicitBundleID,
+                makeNotification: makeNotification)
         }
         for subscriber in notified { subscriber.drain() }
         return outcome

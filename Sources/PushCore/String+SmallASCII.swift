@@ -37,6 +37,23 @@ extension String {
         return unsafeBitCast((low, high), to: String.self)
     }
 
+    /// `Int64(self)`, read from the two words of the inline form when the string is all
+    /// digits: every send reads its `apns-expiration` back, and `Int64(_:)` parses through a
+    /// generic path that costs more than the rest of making the delivery. Anything else
+    /// (a sign, a longer string, other bytes) goes through `Int64(_:)`.
+    var int64Value: Int64? {
+        guard let (low, high, count) = smallASCIIWords, count > 0 else { return Int64(self) }
+        // At most 15 digits: no overflow.
+        var value: Int64 = 0
+        for index in 0..<count {
+            let word = index < 8 ? low : high
+            let digit = UInt8(truncatingIfNeeded: word &>> UInt64(8 * (index & 7))) &- 0x30
+            guard digit < 10 else { return Int64(self) }
+            value = value &* 10 &+ Int64(digit)
+        }
+        return value
+    }
+
     /// The bytes of a string kept in the inline ASCII form, the padding after them cleared, and
     /// their count; nil for any other string, or where `smallASCIIFormHolds` is false. Lets the
     /// serializer take a short string's bytes from its two words rather than through a closure.

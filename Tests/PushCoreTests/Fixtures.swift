@@ -44,7 +44,7 @@ func sendFCM(
         .success(
             AppleConversion.convert(
                 AppleConversionInput(
-                    context: context, notification: notification, data: data,
+                    context: context, notification: notification, data: data.map { FCMStringPair($0.key, $0.value) },
                     apnsHeaders: headers.map { FCMStringPair($0.name, $0.value) })))
     }
 }

@@ -69,6 +69,22 @@ final class JSONSerializerTests: XCTestCase {
     }
 
     /// The inline decimal form is `String(_:)`'s, around every change in the number of digits.
+    /// The read of an expiration back agrees with `Int64(_:)` on digits, signs, spaces, empty
+    /// text and values too large, at every short length.
+    func testInt64ValueIsInt64OfTheString() {
+        var texts = ["", "0", "00", "+", "-", "+5", "-5", "-0", " 1", "1 ", "1a", "a1", "١٢", "9223372036854775807",
+                     "9223372036854775808", "-9223372036854775808", "999999999999999", "1000000000000000",
+                     "0000000000000001", "/", ":", "12:3", "1/2"]
+        var digits = ""
+        for count in 1...18 {
+            digits += String(count % 10)
+            texts += [digits, String(repeating: "9", count: count), "0" + digits]
+        }
+        for text in texts {
+            XCTAssertEqual(text.int64Value, Int64(text), text)
+        }
+    }
+
     func testDecimalIsStringOfTheValue() {
         var values: [Int64] = [0, 1, 9, -1, -10, .max, .min, 1_763_000_000, 999_999_999_999_999, 1_000_000_000_000_000]
         var power: Int64 = 1

@@ -1,4 +1,4 @@
-extension CoreState {
+extension IdentifierSource {
     /// A new pending delivery of `notification` to `device`, numbered and with its expiration
     /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window).
     mutating func makeDelivery(
@@ -19,7 +19,7 @@ extension CoreState {
         let expiresAt =
             isNowOrNever
             ? now
-            : expiration.flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
+            : expiration.flatMap { $0.int64Value }.map { Timestamp(secondsSinceEpoch: $0) }
                 ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
         defer { nextDeliveryNumber += 1 }
         return Delivery(
