@@ -12,6 +12,8 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O \
     Sources/PushCore/JSONParser.swift \
     Sources/PushCore/String+SmallASCII.swift \
     Sources/PushCore/JSONSerializer.swift \
+    Sources/PushCore/JSONOutput.swift \
+    Sources/PushCore/JSONBufferWriter.swift \
     Fuzz/JSONParserFuzz.swift \
     -o .build/fuzz-json
 # Seeds: a few FCM-shaped documents so the fuzzer starts from realistic structure.
