@@ -149,6 +149,8 @@ public final class PushEmulatorCore: Sendable {
         }
     }
 
+    // FCM's failure type gets a specialized entry point: a generic call from another module
+    // would look up `SendOutcome<Failure>`'s metadata at run time on every send.
     /// Accepts a message: resolves the target to devices (in lenient mode registering an unknown
     /// well-formed token), builds each device's notification with `makeNotification`, applies
     /// the queue rules, logs it, and hands it to open streams.
@@ -159,8 +161,6 @@ public final class PushEmulatorCore: Sendable {
     /// - Parameters:
     ///   - requestBody: the request as the sender wrote it (JSON), for the message log.
     ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
-    // FCM's failure type gets a specialized entry point: a generic call from another module
-    // would look up `SendOutcome<Failure>`'s metadata at run time on every send.
     @_specialize(exported: true, where Failure == GoogleError)
     public func send<Failure: Error & Sendable>(
         project: String,
