@@ -257,16 +257,7 @@ final class HTTP2Handler: ConnectionProtocol {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
             case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
-            case (5, UInt8(ascii: "p")):
-                // Split in the bytes, where finding `?` costs least (`memchr`: a byte-by-byte
-                // search cost ~5 instructions a byte).
-                if let base = value.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), value.count) {
-                    let mark = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    stream.path = String(decoding: UnsafeBufferPointer(rebasing: value[..<mark]), as: UTF8.self)
-                    stream.query = String(decoding: UnsafeBufferPointer(rebasing: value[(mark + 1)...]), as: UTF8.self)
-                } else {
-                    stream.path = String(decoding: value, as: UTF8.self)
-                }
+            case (5, UInt8(ascii: "p")): (stream.path, stream.query) = HTTPRequest.split(target: value)
             case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
             default: break
             }

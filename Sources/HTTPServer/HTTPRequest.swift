@@ -1,3 +1,5 @@
+import Glibc
+
 /// A complete request, whatever protocol it arrived over.
 public struct HTTPRequest: Sendable {
     /// The method, e.g. `POST`.
@@ -47,22 +49,26 @@ extension HTTPRequest {
         version: HTTPVersion = .http1_1, isSecure: Bool = false, authority: String? = nil,
         remoteAddress: String = "-"
     ) {
-        // Searched in the contiguous bytes: through the string's views every request would pay
-        // a per-character walk.
         var target = target
-        let path: String
-        let query: String
-        if let mark = target.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) {
-            let index = target.utf8.index(target.utf8.startIndex, offsetBy: mark)
-            path = String(target[..<index])
-            query = String(target[target.utf8.index(after: index)...])
-        } else {
-            path = target
-            query = ""
-        }
+        let (path, query) = target.withUTF8(Self.split(target:))
         self.init(
             method: method, path: path, query: query, headers: headers, body: body, version: version,
             isSecure: isSecure, authority: authority, remoteAddress: remoteAddress
+        )
+    }
+}
+
+extension HTTPRequest {
+    /// A request target's path and query, split at its first `?`. Searched in the bytes with
+    /// `memchr`: every request does this, and a byte-by-byte walk cost ~5 instructions a byte.
+    static func split(target bytes: UnsafeBufferPointer<UInt8>) -> (path: String, query: String) {
+        guard let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else {
+            return (String(decoding: bytes, as: UTF8.self), "")
+        }
+        let mark = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        return (
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self)
         )
     }
 }
