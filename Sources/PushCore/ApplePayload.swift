@@ -25,8 +25,7 @@ struct ApplePayload {
         let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
         reservedByteCount = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
         // Written through a pointer into scratch space, then copied once into a buffer of the
-        // payload's size: `JSONBufferWriter.bytes` spelled out, as its closure would copy the
-        // input and the alert on every send.
+        // payload's size.
         var capacity = reservedByteCount
         while true {
             let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in

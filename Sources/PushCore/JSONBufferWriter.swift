@@ -9,28 +9,6 @@ struct JSONBufferWriter: JSONOutput {
     /// The bytes written so far, or that would have been, past the end included.
     private(set) var count = 0
 
-    /// The bytes `write` writes, made in scratch space of `capacity` bytes (an estimate) and
-    /// copied once into an array of their size; when they did not fit, `write` runs once more
-    /// with the room it turned out to need, and must write the same again.
-    @inline(__always)
-    static func bytes(capacity: Int, _ write: (inout JSONBufferWriter) -> Void) -> [UInt8] {
-        var capacity = capacity
-        var bytes = [UInt8]()
-        while true {
-            let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
-                var output = JSONBufferWriter(scratch)
-                write(&output)
-                if !output.overflowed {
-                    bytes.reserveCapacity(output.count)
-                    bytes.append(contentsOf: output.written)
-                }
-                return output.count
-            }
-            if needed <= capacity { return bytes }
-            capacity = needed
-        }
-    }
-
     /// A writer that starts at the beginning of `buffer`.
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer

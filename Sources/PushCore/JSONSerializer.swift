@@ -17,19 +17,20 @@ public enum JSONSerializer {
         String(decoding: serialize(value), as: UTF8.self)
     }
 
-    /// `{"<key>":<text>}`, made at its size: for answers written on every request, such as
+    /// `{"<key>":<text>}`, without a JSON tree: for answers written on every request, such as
     /// FCM's `{"name": ...}`. `key` must need no escaping.
     public static func object(key: StaticString, string text: String) -> [UInt8] {
+        var output = [UInt8]()
         // Punctuation, and room for a few escapes.
-        JSONBufferWriter.bytes(capacity: key.utf8CodeUnitCount + text.utf8.count + 16) { output in
-            output.appendByte(0x7B)  // {
-            output.appendByte(0x22)  // "
-            append(key, to: &output)
-            output.appendByte(0x22)
-            output.appendByte(0x3A)  // :
-            writeString(text, to: &output)
-            output.appendByte(0x7D)  // }
-        }
+        output.reserveCapacity(key.utf8CodeUnitCount + text.utf8.count + 16)
+        output.appendByte(0x7B)  // {
+        output.appendByte(0x22)  // "
+        append(key, to: &output)
+        output.appendByte(0x22)
+        output.appendByte(0x3A)  // :
+        writeString(text, to: &output)
+        output.appendByte(0x7D)  // }
+        return output
     }
 
     /// Appends the value's JSON to `output`.
