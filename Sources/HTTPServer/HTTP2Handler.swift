@@ -20,6 +20,8 @@ final class HTTP2Handler: ConnectionProtocol {
     /// Enough for a client that keeps this many requests in flight.
     private static let maxSpareStreams = 32
     private var headerBlock = HTTP2HeaderBlock()
+    private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
+    private var recentAuthority = RecentHeaderValue<String>()
     private var shuttingDown = false
     private var failed = false
     private let maxHeaderBytes: Int
@@ -257,8 +259,8 @@ final class HTTP2Handler: ConnectionProtocol {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
             case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
-            case (5, UInt8(ascii: "p")): (stream.path, stream.query) = HTTPRequest.split(target: value)
-            case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
+            case (5, UInt8(ascii: "p")): (stream.path, stream.query) = recentTarget.value(for: value, HTTPRequest.split(target:))
+            case (10, UInt8(ascii: "a")): stream.authority = recentAuthority.value(for: value) { String(decoding: $0, as: UTF8.self) }
             default: break
             }
         } else {
