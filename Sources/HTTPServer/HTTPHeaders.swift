@@ -43,9 +43,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public func firstValue(
         named name: StaticString, satisfies predicate: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> Bool? {
-        let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        return withFieldBytes { fields -> Bool? in
-            for field in fields where Self.nameMatches(field.name, key) { return predicate(field.value) }
+        // Stored names are lower-case, and so is `name`: compared as they are, not byte by byte
+        // lower-casing.
+        withFieldBytes { fields -> Bool? in
+            for field in fields where field.name.equals(name) { return predicate(field.value) }
             return nil
         }
     }
