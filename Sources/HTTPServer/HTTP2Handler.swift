@@ -379,11 +379,15 @@ final class HTTP2Handler: ConnectionProtocol {
                 }
             }
         )
+        // Plain values for the closure, not `self` and the stream: capturing objects retained and
+        // released them for each response.
+        let session = session
+        let streamID = stream.id
         HTTP2ResponseHead.withNameValuePairs(status: response.status, headers: response.headers, contentLength: contentLength) { pairs in
             if hasBody {
-                _ = nghttp2_submit_response(session, stream.id, pairs.baseAddress, pairs.count, &provider)
+                _ = nghttp2_submit_response(session, streamID, pairs.baseAddress, pairs.count, &provider)
             } else {
-                _ = nghttp2_submit_response(session, stream.id, pairs.baseAddress, pairs.count, nil)
+                _ = nghttp2_submit_response(session, streamID, pairs.baseAddress, pairs.count, nil)
             }
         }
         if case .stream(let start) = response.body {

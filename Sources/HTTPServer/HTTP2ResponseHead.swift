@@ -3,7 +3,8 @@ import CNGHTTP2
 /// The header block of an HTTP/2 response, laid out for `nghttp2_submit_response`.
 enum HTTP2ResponseHead {
     /// Points nghttp2 name/value pairs at the headers' own bytes (minus connection-specific ones),
-    /// with `:status` and `content-length` laid out in a small temporary buffer; nghttp2 copies
+    /// with the values of `:status` and `content-length` laid out in a small temporary buffer
+    /// and their names at their literals' static bytes; nghttp2 copies
     /// them during `body`, so nothing here outlives the call. Inlined so that `body`'s captures
     /// are not retained for each nested closure (a counted retain and release per request).
     @inline(__always)
@@ -11,7 +12,8 @@ enum HTTP2ResponseHead {
         status: Int, headers: HTTPHeaders, contentLength: Int?, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
     ) {
         let statusText = status >= 100 && status <= 999 ? nil : String(status)
-        let byteCount = 7 + (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 14 + 20)
+        // The values only: names point at their literals.
+        let byteCount = (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 20)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { bytes in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: headers.count + 2) { pairs in
                 var writer = Writer(bytes: bytes, pairs: pairs)
@@ -55,16 +57,14 @@ enum HTTP2ResponseHead {
         var pairCount = 0
 
         /// Appends a pair whose value `writeValue` puts at the start of the buffer it gets,
-        /// returning its length.
-        mutating func append(name: String, _ writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
-            let nameStart = byteCount
-            byteCount += UnsafeMutableBufferPointer(rebasing: bytes[byteCount...]).copy(name.utf8)
+        /// returning its length. The name is not copied: a literal's bytes stay put, and nghttp2
+        /// only reads them.
+        mutating func append(name: StaticString, _ writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
             let valueStart = byteCount
             byteCount += writeValue(UnsafeMutableBufferPointer(rebasing: bytes[byteCount...]))
-            let base = bytes.baseAddress!
             pairs[pairCount] = nghttp2_nv(
-                name: base + nameStart, value: base + valueStart,
-                namelen: valueStart - nameStart, valuelen: byteCount - valueStart, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                name: UnsafeMutablePointer(mutating: name.utf8Start), value: bytes.baseAddress! + valueStart,
+                namelen: name.utf8CodeUnitCount, valuelen: byteCount - valueStart, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
             )
             pairCount += 1
         }
