@@ -302,12 +302,15 @@ final class HTTP2Handler: ConnectionProtocol {
     private func streamClosed(_ streamID: Int32) {
         // A strong reference: removing the stream from `streams` may release the last other one.
         guard var stream = stream(streamID), let slot = stream.slot else { return }
-        let lastSlot = streams.count - 1
-        if slot != lastSlot {
-            streams.swapAt(slot, lastSlot)
-            streams[slot].slot = slot
+        // The last stream moves into the closed one's slot (moved out, not swapped: a swap
+        // checked uniqueness and retained).
+        if slot == streams.count - 1 {
+            streams.removeLast()
+        } else {
+            let last = streams.removeLast()
+            streams[slot] = last
+            last.slot = slot
         }
-        streams.removeLast()
         stream.slot = nil
         stream.responseStream?.clientLeft()
         stream.responseStream = nil
