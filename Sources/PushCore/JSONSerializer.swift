@@ -20,9 +20,21 @@ public enum JSONSerializer {
     /// `{"<key>":<text>}`, without a JSON tree: for answers written on every request, such as
     /// FCM's `{"name": ...}`. `key` must need no escaping.
     public static func object(key: StaticString, string text: String) -> [UInt8] {
+        // Written on the stack and copied once into an array of its size: appending piece by
+        // piece to an array checks its uniqueness and capacity for each. Punctuation, and room
+        // for a few escapes; only text with more is written again, into an array that grows.
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.utf8CodeUnitCount + text.utf8.count + 16) {
+            var output = JSONBufferWriter($0)
+            writeObject(key: key, string: text, to: &output)
+            return output.overflowed ? nil : Array(output.written)
+        }
+        if let written { return written }
         var output = [UInt8]()
-        // Punctuation, and room for a few escapes.
-        output.reserveCapacity(key.utf8CodeUnitCount + text.utf8.count + 16)
+        writeObject(key: key, string: text, to: &output)
+        return output
+    }
+
+    private static func writeObject<Output: JSONOutput>(key: StaticString, string text: String, to output: inout Output) {
         output.appendByte(0x7B)  // {
         output.appendByte(0x22)  // "
         append(key, to: &output)
@@ -30,7 +42,6 @@ public enum JSONSerializer {
         output.appendByte(0x3A)  // :
         writeString(text, to: &output)
         output.appendByte(0x7D)  // }
-        return output
     }
 
     /// Appends the value's JSON to `output`.
