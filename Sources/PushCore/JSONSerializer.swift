@@ -169,6 +169,14 @@ public enum JSONSerializer {
                 position += 8
                 continue
             }
+            // Fewer than eight left: the eight bytes ending at the end, some of them cleared
+            // already, rather than one at a time.
+            if position + 8 > units.count, units.count >= 8,
+                !anyNeedsEscape(UnsafeRawPointer(base + units.count - 8).loadUnaligned(as: UInt64.self))
+            {
+                position = units.count
+                continue
+            }
             let unit = units[position]
             position += 1
             guard unit < 0x20 || unit == 0x22 || unit == 0x5C else { continue }
