@@ -83,7 +83,10 @@ enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` when asked) in UTF-8 bytes; nil when an escape is malformed.
     static func decode<Bytes: Collection<UInt8>>(_ utf8: Bytes, plusAsSpace: Bool = false) -> String? {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(decoding: utf8, as: UTF8.self)
+            // Written in place rather than through `String(decoding:as:)`: a short ASCII string
+            // (a path parameter on every routed request) is then taken as it is, without the
+            // generic UTF-8 check. Invalid UTF-8 is still repaired.
+            return String(unsafeUninitializedCapacity: utf8.count) { $0.initialize(fromContentsOf: utf8) }
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
