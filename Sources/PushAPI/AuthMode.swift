@@ -32,12 +32,12 @@ public enum AuthMode: String, Sendable, CaseIterable {
         let space = UInt8(ascii: " ")
         var start = 0
         while start < bytes.count, bytes[start] == space { start += 1 }
-        let scheme: StaticString = "bearer"
-        guard bytes.count - start > scheme.utf8CodeUnitCount else { return false }
-        for offset in 0..<scheme.utf8CodeUnitCount where bytes[start + offset] | 0x20 != scheme.utf8Start[offset] {
-            return false
-        }
-        let rest = start + scheme.utf8CodeUnitCount
-        return bytes[rest] == space && bytes[(rest + 1)...].contains { $0 != space }
+        // `bearer ` and at least one byte more, compared as one word: the six letters in any
+        // case (their 0x20 bit set), the space as it is, the eighth byte masked off.
+        guard bytes.count - start > 7, let base = bytes.baseAddress else { return false }
+        let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
+        let bearer: UInt64 = 0x0020_7265_7261_6562  // "bearer " little-endian
+        guard (word | 0x0000_2020_2020_2020) & 0x00FF_FFFF_FFFF_FFFF == bearer else { return false }
+        return bytes[(start + 7)...].contains { $0 != space }
     }
 }
