@@ -41,15 +41,17 @@ final class HTTP2Stream: ResponseStreamSink {
         path = ""
         query = ""
         authority = nil
-        headers = HTTPHeaders()
+        // The exchange that ended has usually emptied these already: an empty value written
+        // over an empty one still calls into the runtime to release it.
+        if headers.count > 0 { headers = HTTPHeaders() }
         headerBytes = 0
-        body = []
+        if !body.isEmpty { body = [] }
         rejection = nil
         dispatched = false
-        pending = []
+        if !pending.isEmpty { pending = [] }
         pendingStart = 0
         bodyComplete = true
-        responseStream = nil
+        if responseStream != nil { responseStream = nil }
     }
 
     var pendingCount: Int { pending.count - pendingStart }
