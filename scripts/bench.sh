@@ -37,17 +37,18 @@ wait_port "$port"
 
 echo "push-emulator bench: $REQUESTS requests, h2load -c 16 -m 32, $THREADS server thread(s) each, $(nproc) cores, median of $ROUNDS alternating rounds"
 printf '%-34s %14s %14s %8s\n' scenario "emulator req/s" "nghttpd req/s" ratio
-row() { printf '%-34s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # paired NAME EMULATOR_FN REFERENCE_FN: runs each function ROUNDS times, alternating, each printing
-# one rate, and prints the row of the two medians and their ratio.
+# one rate, and prints the row of the two medians and the median of the rounds' ratios. A round's
+# two runs are back to back, so its ratio shares the machine's speed of the moment; a ratio of
+# medians could pair one server's fast moment with the other's slow one.
 paired() {
-  local name=$1 emulator=() reference=()
+  local name=$1 emulator=() reference=() ratios=() e r
   for _ in $(seq "$ROUNDS"); do
-    emulator+=("$("$2")")
-    reference+=("$("$3")")
+    e=$("$2"); r=$("$3")
+    emulator+=("$e"); reference+=("$r"); ratios+=("$(ratio "$e" "$r")")
   done
-  row "$name" "$(median "${emulator[@]}")" "$(median "${reference[@]}")"
+  printf '%-34s %14s %14s %8s\n' "$name" "$(median "${emulator[@]}")" "$(median "${reference[@]}")" "$(median "${ratios[@]}")"
 }
 
 rate -n 2000 -c 4 -m 8 "http://127.0.0.1:$port/healthz" >/dev/null   # warm-up
