@@ -76,7 +76,7 @@ public struct AppleConversionInput: Sendable {
         self.fid = fid
         self.messageID = context.messageID
         self.senderID = context.senderID
-        self.bundleID = context.device.bundleID
+        self.bundleID = context.bundleID
         self.apnsID = context.apnsID
         self.now = context.now
     }

@@ -41,7 +41,7 @@ extension CoreState {
         // through its type's metadata on every send.
         func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
-                messageID: messageID, messageName: name, device: device, senderID: senderID,
+                messageID: messageID, messageName: name, bundleID: device.bundleID, senderID: senderID,
                 apnsID: RandomUUID.make(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
