@@ -17,7 +17,7 @@ extension CoreState {
         var tokens = [String]()
         var newDevice: Device?
         // The position of a single stored target, valid until a device is inserted.
-        var slot: Dictionary<String, Device>.Index?
+        var slot: DeviceTable.Index?
         switch projectState.resolve(target, mode: configuration.tokenMode) {
         case .unregistered(let since):
             return (.unregistered(since: since), [])
