@@ -50,7 +50,7 @@ extension String {
     /// The eight decimal digits of `value` (below 10⁸), leading zeros included, one a byte
     /// (0 to 9, not ASCII), the first in the lowest byte: divisions by 10⁴, 100 and 10 done in
     /// every lane of the word at once, by multiplying.
-    private static func eightDigits(_ value: UInt64) -> UInt64 {
+    static func eightDigits(_ value: UInt64) -> UInt64 {
         var lanes = value / 10_000 | (value % 10_000) &<< 32
         let hundreds = ((lanes &* 10_486) &>> 20) & 0x0000_007F_0000_007F
         lanes = hundreds | (lanes &- hundreds &* 100) &<< 16
