@@ -7,13 +7,19 @@ public enum AppleConversion {
     /// (`ApplePayloadLimit`), because it needs the serialized payload.
     public static func convert(_ input: AppleConversionInput) -> APNsNotification {
         let payload = ApplePayload(input)
-        let headers = makeHeaders(input, showsSomething: payload.isUserVisible)
+        let (headers, generatedIDPosition) = makeHeaders(input, showsSomething: payload.isUserVisible)
+        if let generatedIDPosition, case .generated(let uuid) = input.defaultAPNsID {
+            return APNsNotification(fields: headers, generatedID: uuid, at: generatedIDPosition, payloadBytes: payload.bytes)
+        }
         return APNsNotification(headers: headers, payloadBytes: payload.bytes)
     }
 
     /// Known headers in the order of the spec's event example, then any others as given (of a
-    /// header given twice, the first counts).
-    private static func makeHeaders(_ input: AppleConversionInput, showsSomething: Bool) -> [HeaderField] {
+    /// header given twice, the first counts). A generated `apns-id` is left out, and its position
+    /// returned: the notification keeps it as bits.
+    private static func makeHeaders(
+        _ input: AppleConversionInput, showsSomething: Bool
+    ) -> (headers: [HeaderField], generatedIDPosition: Int?) {
         var pushType, priority, topic, expiration, collapseID, apnsID: String?
         var others = [HeaderField]()
         /// Takes the value of a known header; false for any other name.
@@ -50,8 +56,14 @@ public enum AppleConversion {
                 lowercaseName: "apns-expiration",
                 expiration ?? String.decimal(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
         if let collapseID { headers.append(HeaderField(lowercaseName: "apns-collapse-id", collapseID)) }
-        headers.append(HeaderField(lowercaseName: "apns-id", apnsID ?? input.apnsID))
+        var generatedIDPosition: Int?
+        switch (apnsID, input.defaultAPNsID) {
+        case (let given?, _), (nil, .given(let given)):
+            headers.append(HeaderField(lowercaseName: "apns-id", given))
+        case (nil, .generated):
+            generatedIDPosition = headers.count
+        }
         if !others.isEmpty { headers.append(contentsOf: others) }
-        return headers
+        return (headers, generatedIDPosition)
     }
 }

@@ -42,7 +42,7 @@ extension CoreState {
         func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
                 messageID: messageID, messageName: name, bundleID: device.bundleID, senderID: senderID,
-                apnsID: RandomUUID.make(using: &identifiers.random), now: now)
+                generatedAPNsID: RandomUUID(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
                 return identifiers.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now)

@@ -9,8 +9,11 @@ public struct DeliveryContext: Sendable {
     public var bundleID: String
     /// The project's sender id (goes into `google.c.sender.id`).
     public var senderID: String
-    /// A fresh UUID for `apns-id` when the sender gave none.
-    public var apnsID: String
+    /// A fresh UUID for `apns-id` when the sender gave none, kept as its bits: the notification
+    /// stores it so, and writes it out only when its headers are read.
+    public var generatedAPNsID: RandomUUID
+    /// `generatedAPNsID` as text.
+    public var apnsID: String { generatedAPNsID.text }
     /// The emulator's time of the send.
     public var now: Timestamp
 }

@@ -4,10 +4,10 @@ extension IdentifierSource {
     mutating func makeDelivery(
         _ notification: APNsNotification, messageName: String, device: Device, origin: DeliveryOrigin, now: Timestamp
     ) -> Delivery {
-        // One pass over the headers, which are lowercase already.
+        // One pass over the headers, which are lowercase already (a generated `apns-id` aside).
         var expiration: String?
         var hasCollapseID = false
-        for field in notification.headers {
+        for field in notification.fields {
             // Lengths first: comparing text costs more, and only two names matter here.
             switch field.name.utf8.count {
             case 15 where field.name == "apns-expiration": expiration = expiration ?? field.value
