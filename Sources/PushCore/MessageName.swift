@@ -11,14 +11,17 @@ enum MessageName {
             messageID.withUTF8 { idBytes in
                 let count = prefix.utf8CodeUnitCount + projectBytes.count + middle.utf8CodeUnitCount + idBytes.count
                 return String(unsafeUninitializedCapacity: count) { buffer in
+                    // Raw copies: initializing through slices of the buffer goes element by element.
                     var written = 0
-                    func put(_ part: UnsafeBufferPointer<UInt8>) {
-                        written += UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(from: part).1
+                    func put(_ part: UnsafeRawBufferPointer) {
+                        UnsafeMutableRawBufferPointer(start: buffer.baseAddress! + written, count: part.count)
+                            .copyMemory(from: part)
+                        written &+= part.count
                     }
-                    put(UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
-                    put(projectBytes)
-                    put(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
-                    put(idBytes)
+                    put(UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+                    put(UnsafeRawBufferPointer(projectBytes))
+                    put(UnsafeRawBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
+                    put(UnsafeRawBufferPointer(idBytes))
                     return written
                 }
             }
