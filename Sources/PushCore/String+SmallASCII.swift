@@ -11,9 +11,15 @@ extension String {
     /// reader uses `String(decoding:as:)`.
     @inline(__always)
     static func uncheckedSmallASCII(_ bytes: UnsafeRawBufferPointer, start: Int, count: Int) -> String {
-        var bits = inlineASCIIBits(bytes, start: start, count: count)
-        // Moved out of memory rather than bit-cast: a cast copies, and a copied string is
-        // retained, a call per string even though an inline string holds no reference.
+        inline(inlineASCIIBits(bytes, start: start, count: count))
+    }
+
+    /// The string whose two words are `bits`, which must be an inline form the standard library
+    /// makes. Moved out of memory rather than bit-cast: a cast copies, and a copied string is
+    /// retained, a call per string even though an inline string holds no reference.
+    @inline(__always)
+    private static func inline(_ bits: (UInt64, UInt64)) -> String {
+        var bits = bits
         return withUnsafeMutablePointer(to: &bits) {
             $0.withMemoryRebound(to: String.self, capacity: 1) { $0.move() }
         }
@@ -44,7 +50,7 @@ extension String {
             high = lastText &>> (8 * zeros)
         }
         high |= (0xE0 | count) &<< 56
-        return unsafeBitCast((low, high), to: String.self)
+        return inline((low, high))
     }
 
     /// The eight decimal digits of `value` (below 10⁸), leading zeros included, one a byte
