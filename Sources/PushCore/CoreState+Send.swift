@@ -70,8 +70,10 @@ extension CoreState {
             // Moved in: otherwise the store keeps a copy and this one is freed.
             let (stored, notified) = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
             // A token target names the device's own copy of the token, so that the log adds none.
-            var loggedTarget = target
-            if case .token = target { loggedTarget = .token(stored.token) }
+            // Chosen, not copied then replaced: a copy of the target retains its token and the
+            // replacement releases it again.
+            let loggedTarget: MessageTarget
+            if case .token = target { loggedTarget = .token(stored.token) } else { loggedTarget = target }
             projectState.log.append(
                 messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
                 requestBody: requestBody, deliveryNumbers: stored.number..<stored.number + 1)
