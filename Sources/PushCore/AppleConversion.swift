@@ -7,35 +7,52 @@ public enum AppleConversion {
     /// (`ApplePayloadLimit`), because it needs the serialized payload.
     public static func convert(_ input: AppleConversionInput) -> APNsNotification {
         let payload = ApplePayload(input)
-        let headers = makeHeaders(input, showsSomething: payload.isUserVisible)
+        let (headers, generatedIDPosition) = makeHeaders(input, showsSomething: payload.isUserVisible)
+        if let generatedIDPosition, case .generated(let uuid) = input.defaultAPNsID {
+            return APNsNotification(fields: headers, generatedID: uuid, at: generatedIDPosition, payloadBytes: payload.bytes)
+        }
         return APNsNotification(headers: headers, payloadBytes: payload.bytes)
     }
 
     /// Known headers in the order of the spec's event example, then any others as given (of a
-    /// header given twice, the first counts).
-    private static func makeHeaders(_ input: AppleConversionInput, showsSomething: Bool) -> [HeaderField] {
-        var pushType, priority, topic, expiration, collapseID, apnsID: String?
+    /// header given twice, the first counts). A generated `apns-id` is left out, and its position
+    /// returned: the notification keeps it as bits.
+    private static func makeHeaders(
+        _ input: AppleConversionInput, showsSomething: Bool
+    ) -> (headers: [HeaderField], generatedIDPosition: Int?) {
+        // Where each known header is in the request, rather than copies of the values: a value
+        // is retained once, into the header made of it.
+        var pushTypeAt, priorityAt, topicAt, expirationAt, collapseIDAt, apnsIDAt: Int?
         var others = [HeaderField]()
-        /// Takes the value of a known header; false for any other name.
-        func take(_ name: String, _ value: String) -> Bool {
-            switch name {
-            case "apns-push-type": pushType = pushType ?? value
-            case "apns-priority": priority = priority ?? value
-            case "apns-topic": topic = topic ?? value
-            case "apns-expiration": expiration = expiration ?? value
-            case "apns-collapse-id": collapseID = collapseID ?? value
-            case "apns-id": apnsID = apnsID ?? value
-            default: return false
-            }
-            return true
-        }
-        for field in input.apnsHeaders where !take(field.key, field.value) {
+        let given = input.apnsHeaders
+        for position in given.indices {
             // Names come as sent, nearly always lowercase: only a name that is none of the known
             // ones as given pays for the check for capitals.
-            let name = HeaderField.lowercased(field.key)
-            if name != field.key, take(name, field.value) { continue }
-            others.append(HeaderField(lowercaseName: name, field.value))
+            var known = knownHeader(given[position].key)
+            var name: String?
+            if known == nil {
+                let lowercased = HeaderField.lowercased(given[position].key)
+                if lowercased != given[position].key { known = knownHeader(lowercased) }
+                name = lowercased
+            }
+            // Of a header given twice, the first counts.
+            switch known {
+            case .pushType?: pushTypeAt = pushTypeAt ?? position
+            case .priority?: priorityAt = priorityAt ?? position
+            case .topic?: topicAt = topicAt ?? position
+            case .expiration?: expirationAt = expirationAt ?? position
+            case .collapseID?: collapseIDAt = collapseIDAt ?? position
+            case .apnsID?: apnsIDAt = apnsIDAt ?? position
+            case nil: others.append(HeaderField(lowercaseName: name!, given[position].value))
+            }
         }
+        func value(at position: Int?) -> String? { position.map { given[$0].value } }
+        let pushType = value(at: pushTypeAt)
+        let priority = value(at: priorityAt)
+        let topic = value(at: topicAt)
+        let expiration = value(at: expirationAt)
+        let collapseID = value(at: collapseIDAt)
+        let apnsID = value(at: apnsIDAt)
         let resolvedPushType = pushType ?? (showsSomething ? "alert" : "background")
         var headers = [HeaderField]()
         headers.reserveCapacity(6 + others.count)
@@ -50,8 +67,32 @@ public enum AppleConversion {
                 lowercaseName: "apns-expiration",
                 expiration ?? String.decimal(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
         if let collapseID { headers.append(HeaderField(lowercaseName: "apns-collapse-id", collapseID)) }
-        headers.append(HeaderField(lowercaseName: "apns-id", apnsID ?? input.apnsID))
+        var generatedIDPosition: Int?
+        switch (apnsID, input.defaultAPNsID) {
+        case (let given?, _), (nil, .given(let given)):
+            headers.append(HeaderField(lowercaseName: "apns-id", given))
+        case (nil, .generated):
+            generatedIDPosition = headers.count
+        }
         if !others.isEmpty { headers.append(contentsOf: others) }
-        return headers
+        return (headers, generatedIDPosition)
+    }
+
+    /// The headers the conversion places itself.
+    private enum KnownHeader {
+        case pushType, priority, topic, expiration, collapseID, apnsID
+    }
+
+    /// Which known header `name` (lowercase) is, or nil.
+    private static func knownHeader(_ name: String) -> KnownHeader? {
+        switch name {
+        case "apns-push-type": .pushType
+        case "apns-priority": .priority
+        case "apns-topic": .topic
+        case "apns-expiration": .expiration
+        case "apns-collapse-id": .collapseID
+        case "apns-id": .apnsID
+        default: nil
+        }
     }
 }

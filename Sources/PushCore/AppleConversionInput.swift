@@ -25,7 +25,24 @@ public struct AppleConversionInput: Sendable {
     /// The device's bundle id (the default `apns-topic`).
     public var bundleID: String
     /// The `apns-id` to use when the message does not set one.
-    public var apnsID: String
+    public var apnsID: String {
+        get {
+            switch defaultAPNsID {
+            case .given(let text): text
+            case .generated(let uuid): uuid.text
+            }
+        }
+        set { defaultAPNsID = .given(newValue) }
+    }
+    /// `apnsID` as it came: a generated one stays bits, which the notification keeps so.
+    var defaultAPNsID: DefaultAPNsID
+    /// Where the `apns-id` used when the message sets none comes from.
+    enum DefaultAPNsID: Sendable {
+        /// Text given by the caller.
+        case given(String)
+        /// A UUID the emulator drew for this send.
+        case generated(RandomUUID)
+    }
     /// The emulator's time of the send (the default expiration counts from it).
     public var now: Timestamp
 
@@ -52,7 +69,7 @@ public struct AppleConversionInput: Sendable {
         self.messageID = messageID
         self.senderID = senderID
         self.bundleID = bundleID
-        self.apnsID = apnsID
+        self.defaultAPNsID = .given(apnsID)
         self.now = now
     }
 
@@ -76,8 +93,8 @@ public struct AppleConversionInput: Sendable {
         self.fid = fid
         self.messageID = context.messageID
         self.senderID = context.senderID
-        self.bundleID = context.device.bundleID
-        self.apnsID = context.apnsID
+        self.bundleID = context.bundleID
+        self.defaultAPNsID = .generated(context.generatedAPNsID)
         self.now = context.now
     }
 }

@@ -17,7 +17,7 @@ extension CoreState {
         var tokens = [String]()
         var newDevice: Device?
         // The position of a single stored target, valid until a device is inserted.
-        var slot: Dictionary<String, Device>.Index?
+        var slot: DeviceTable.Index?
         switch projectState.resolve(target, mode: configuration.tokenMode) {
         case .unregistered(let since):
             return (.unregistered(since: since), [])
@@ -41,8 +41,8 @@ extension CoreState {
         // through its type's metadata on every send.
         func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
-                messageID: messageID, messageName: name, device: device, senderID: senderID,
-                apnsID: RandomUUID.make(using: &identifiers.random), now: now)
+                messageID: messageID, messageName: name, bundleID: device.bundleID, senderID: senderID,
+                generatedAPNsID: RandomUUID(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
                 return identifiers.makeDelivery(notification, messageName: name, device: device, origin: origin, now: now)
@@ -70,8 +70,10 @@ extension CoreState {
             // Moved in: otherwise the store keeps a copy and this one is freed.
             let (stored, notified) = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
             // A token target names the device's own copy of the token, so that the log adds none.
-            var loggedTarget = target
-            if case .token = target { loggedTarget = .token(stored.token) }
+            // Chosen, not copied then replaced: a copy of the target retains its token and the
+            // replacement releases it again.
+            let loggedTarget: MessageTarget
+            if case .token = target { loggedTarget = .token(stored.token) } else { loggedTarget = target }
             projectState.log.append(
                 messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
                 requestBody: requestBody, deliveryNumbers: stored.number..<stored.number + 1)

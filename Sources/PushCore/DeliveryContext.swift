@@ -4,12 +4,16 @@ public struct DeliveryContext: Sendable {
     public var messageID: String
     /// `projects/{project}/messages/{id}`.
     public var messageName: String
-    /// The device the notification is for (its bundle id is the default `apns-topic`).
-    public var device: Device
+    /// The bundle id of the device the notification is for (the default `apns-topic`). Only
+    /// this of the device: a copy of the whole device would retain and release each of its parts.
+    public var bundleID: String
     /// The project's sender id (goes into `google.c.sender.id`).
     public var senderID: String
-    /// A fresh UUID for `apns-id` when the sender gave none.
-    public var apnsID: String
+    /// A fresh UUID for `apns-id` when the sender gave none, kept as its bits: the notification
+    /// stores it so, and writes it out only when its headers are read.
+    public var generatedAPNsID: RandomUUID
+    /// `generatedAPNsID` as text.
+    public var apnsID: String { generatedAPNsID.text }
     /// The emulator's time of the send.
     public var now: Timestamp
 }

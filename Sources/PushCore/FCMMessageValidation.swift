@@ -97,7 +97,14 @@ extension FCMMessage {
     }
 
     private static func checkReservedKeys(_ pairs: [FCMStringPair], field: String) throws(GoogleError) {
-        guard let position = pairs.firstIndex(where: { isReservedDataKey($0.key) }) else { return }
+        // By position, not through a closure given each pair: that copies the pair, retaining
+        // and releasing both its strings, for every key of every send.
+        var found: Int?
+        for position in pairs.indices where isReservedDataKey(pairs[position].key) {
+            found = position
+            break
+        }
+        guard let position = found else { return }
         throw GoogleError.fcmInvalidArgument(
             "Invalid data payload key \"\(pairs[position].key)\": \"from\", \"message_type\" and keys starting with"
                 + " \"google\" or \"gcm\" are reserved.",

@@ -37,7 +37,9 @@ extension Array where Element == HeaderField {
     /// The value of the first header called `name`, which is lowercase already: the emulator's
     /// own lookups need not check their fixed names for capitals on every call.
     func value(lowercaseName name: String) -> String? {
-        first(where: { $0.name == name })?.value
+        // By position: `first(where:)` copies each field it tries, retaining both its strings.
+        for index in indices where self[index].name == name { return self[index].value }
+        return nil
     }
 
     /// The headers as a JSON object, in order.

@@ -4,14 +4,16 @@ extension IdentifierSource {
     mutating func makeDelivery(
         _ notification: APNsNotification, messageName: String, device: Device, origin: DeliveryOrigin, now: Timestamp
     ) -> Delivery {
-        // One pass over the headers, which are lowercase already.
+        // One pass over the headers, which are lowercase already (a generated `apns-id` aside),
+        // by position: a loop over the fields themselves copies each, retaining both its strings.
         var expiration: String?
         var hasCollapseID = false
-        for field in notification.headers {
+        let fields = notification.fields
+        for index in fields.indices {
             // Lengths first: comparing text costs more, and only two names matter here.
-            switch field.name.utf8.count {
-            case 15 where field.name == "apns-expiration": expiration = expiration ?? field.value
-            case 16 where field.name == "apns-collapse-id": hasCollapseID = true
+            switch fields[index].name.utf8.count {
+            case 15 where fields[index].name == "apns-expiration": expiration = expiration ?? fields[index].value
+            case 16 where fields[index].name == "apns-collapse-id": hasCollapseID = true
             default: break
             }
         }

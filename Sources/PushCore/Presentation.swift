@@ -89,7 +89,7 @@ extension Presentation {
         var warnings = [PresentationWarning]()
         let pushType = notification.pushType
         if (kind == .background || kind == .data), pushType == nil || pushType == "background",
-            notification.headers.value(lowercaseName: "apns-priority") == "10"
+            notification.fields.value(lowercaseName: "apns-priority") == "10"
         {
             warnings.append(.backgroundWithHighPriority)
         }

@@ -4,12 +4,12 @@ extension ProjectState {
     /// when the caller has its position already. Returns the streams that got an event, to be
     /// drained outside the lock.
     mutating func enqueue(
-        _ delivery: consuming Delivery, at knownSlot: Dictionary<String, Device>.Index? = nil, now: Timestamp,
+        _ delivery: consuming Delivery, at knownSlot: DeviceTable.Index? = nil, now: Timestamp,
         configuration: PushCoreConfiguration
     ) -> (Delivery, [StreamSubscriber]) {
         // The device is changed in place, through its position: at most one hash of its token per send.
         guard let slot = knownSlot ?? devices.index(forKey: delivery.token) else { return (delivery, []) }
-        assert(devices.keys[slot] == delivery.token, "a known slot holds the delivery's device")
+        assert(devices.token(at: slot) == delivery.token, "a known slot holds the delivery's device")
         // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
         let (isConnected, offlineSince) = Self.read(&devices.values[slot]) { ($0.isConnected, $0.offlineSince) }
         var notified = [StreamSubscriber]()
@@ -84,7 +84,7 @@ extension ProjectState {
 
     /// Marks every stored delivery whose expiration has passed as expired.
     mutating func expireDue(at now: Timestamp) {
-        for token in Array(devices.keys) {
+        for token in devices.tokens {
             guard var device = devices[token] else { continue }
             expireDue(on: &device, at: now)
             devices[token] = device

@@ -5,7 +5,7 @@ struct ProjectState: Sendable {
     enum Resolution {
         case devices([String])
         /// One stored device, by its position: the send reaches it without hashing its token again.
-        case device(Dictionary<String, Device>.Index)
+        case device(DeviceTable.Index)
         case newDevice(token: String?, apnsToken: String?)
         case unregistered(since: Timestamp)
         case invalid
@@ -15,7 +15,7 @@ struct ProjectState: Sendable {
     /// The sender id derived from the project id (used unless `--sender-id` sets one); every
     /// send writes it into its payload.
     let derivedSenderID: String
-    var devices: [String: Device] = [:]
+    var devices = DeviceTable()
     var tokenByAPNsToken: [String: String] = [:]
     var uninstalledTokens: [String: Timestamp] = [:]
     var uninstalledAPNsTokens: [String: Timestamp] = [:]

@@ -1,13 +1,26 @@
-/// Random (version 4) UUIDs in canonical lowercase form, used for generated `apns-id`s.
-public enum RandomUUID {
-    /// A new UUID such as `6f1c2a4e-9b3d-4c1e-8f00-1a2b3c4d5e6f`.
-    public static func make(using random: inout some RandomNumberGenerator) -> String {
+/// A random (version 4) UUID, used for generated `apns-id`s: kept as its 128 bits, and
+/// written in canonical lowercase form only when `text` is read.
+public struct RandomUUID: Sendable, Equatable {
+    private let first: UInt64
+    private let second: UInt64
+
+    /// A new UUID from two draws of `random`.
+    public init(using random: inout some RandomNumberGenerator) {
         let high = random.next()
         let low = random.next()
         // Version 4 in the 13th hex digit, variant 10 in the 17th.
-        let first = (high & ~0xF000) | 0x4000
-        let second = (low & ~(0xC << 60)) | (0x8 << 60)
-        // Every send makes one: two hex digits per byte from a table, the dashes at fixed places.
+        first = (high & ~0xF000) | 0x4000
+        second = (low & ~(0xC << 60)) | (0x8 << 60)
+    }
+
+    /// A new UUID as text, such as `6f1c2a4e-9b3d-4c1e-8f00-1a2b3c4d5e6f`.
+    public static func make(using random: inout some RandomNumberGenerator) -> String {
+        RandomUUID(using: &random).text
+    }
+
+    /// The canonical lowercase form, such as `6f1c2a4e-9b3d-4c1e-8f00-1a2b3c4d5e6f`.
+    public var text: String {
+        // Two hex digits per byte from a table, the dashes at fixed places.
         let hexPairs: StaticString = """
             000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\
             202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f\

@@ -11,9 +11,15 @@ extension String {
     /// reader uses `String(decoding:as:)`.
     @inline(__always)
     static func uncheckedSmallASCII(_ bytes: UnsafeRawBufferPointer, start: Int, count: Int) -> String {
-        var bits = inlineASCIIBits(bytes, start: start, count: count)
-        // Moved out of memory rather than bit-cast: a cast copies, and a copied string is
-        // retained, a call per string even though an inline string holds no reference.
+        inline(inlineASCIIBits(bytes, start: start, count: count))
+    }
+
+    /// The string whose two words are `bits`, which must be an inline form the standard library
+    /// makes. Moved out of memory rather than bit-cast: a cast copies, and a copied string is
+    /// retained, a call per string even though an inline string holds no reference.
+    @inline(__always)
+    private static func inline(_ bits: (UInt64, UInt64)) -> String {
+        var bits = bits
         return withUnsafeMutablePointer(to: &bits) {
             $0.withMemoryRebound(to: String.self, capacity: 1) { $0.move() }
         }
@@ -24,17 +30,38 @@ extension String {
     /// description.
     static func decimal(_ value: Int64) -> String {
         guard smallASCIIFormHolds, value >= 0, value < 1_000_000_000_000_000 else { return String(value) }
-        // Last digit first, each shifted in below the ones before: the first digit ends up in
-        // the first byte.
-        var rest = UInt64(value), low: UInt64 = 0, high: UInt64 = 0, count: UInt64 = 0
-        repeat {
-            high = high &<< 8 | low &>> 56
-            low = low &<< 8 | (0x30 &+ rest % 10)
-            rest /= 10
-            count &+= 1
-        } while rest != 0
+        // Eight digits at a time, worked out in the lanes of a word: the first digit in the first byte.
+        let last = eightDigits(UInt64(value) % 100_000_000)
+        let first = UInt64(value) / 100_000_000
+        var low: UInt64, high: UInt64, count: UInt64
+        if first == 0 {
+            // Leading zeros are the low bytes; `0` itself keeps one.
+            let zeros = Swift.min(UInt64(last.trailingZeroBitCount / 8), 7)
+            count = 8 - zeros
+            low = (last | 0x3030_3030_3030_3030) &>> (8 * zeros)
+            high = 0
+        } else {
+            let digits = eightDigits(first)
+            let zeros = UInt64(digits.trailingZeroBitCount / 8)
+            let leading = 8 - zeros
+            count = leading + 8
+            let lastText = last | 0x3030_3030_3030_3030
+            low = (digits | 0x3030_3030_3030_3030) &>> (8 * zeros) | lastText &<< (8 * leading)
+            high = lastText &>> (8 * zeros)
+        }
         high |= (0xE0 | count) &<< 56
-        return unsafeBitCast((low, high), to: String.self)
+        return inline((low, high))
+    }
+
+    /// The eight decimal digits of `value` (below 10⁸), leading zeros included, one a byte
+    /// (0 to 9, not ASCII), the first in the lowest byte: divisions by 10⁴, 100 and 10 done in
+    /// every lane of the word at once, by multiplying.
+    static func eightDigits(_ value: UInt64) -> UInt64 {
+        var lanes = value / 10_000 | (value % 10_000) &<< 32
+        let hundreds = ((lanes &* 10_486) &>> 20) & 0x0000_007F_0000_007F
+        lanes = hundreds | (lanes &- hundreds &* 100) &<< 16
+        let tens = ((lanes &* 103) &>> 10) & 0x000F_000F_000F_000F
+        return tens | (lanes &- tens &* 10) &<< 8
     }
 
     /// `Int64(self)`, read from the two words of the inline form when the string is all
@@ -43,15 +70,32 @@ extension String {
     /// (a sign, a longer string, other bytes) goes through `Int64(_:)`.
     var int64Value: Int64? {
         guard let (low, high, count) = smallASCIIWords, count > 0 else { return Int64(self) }
-        // At most 15 digits: no overflow.
-        var value: Int64 = 0
-        for index in 0..<count {
-            let word = index < 8 ? low : high
-            let digit = UInt8(truncatingIfNeeded: word &>> UInt64(8 * (index & 7))) &- 0x30
-            guard digit < 10 else { return Int64(self) }
-            value = value &* 10 &+ Int64(digit)
+        // At most 15 digits: no overflow. Eight at a time, each word's digits moved to its top
+        // bytes behind ASCII zeros, so that a shorter run reads as the same number.
+        func padded(_ word: UInt64, digits: Int) -> UInt64 {
+            digits == 8 ? word : word &<< UInt64(8 * (8 - digits)) | 0x3030_3030_3030_3030 &>> UInt64(8 * digits)
         }
-        return value
+        if count <= 8 {
+            return Self.eightDigitValue(padded(low, digits: count)) ?? Int64(self)
+        }
+        guard let first = Self.eightDigitValue(low), let rest = Self.eightDigitValue(padded(high, digits: count - 8))
+        else { return Int64(self) }
+        var scale: Int64 = 1
+        for _ in 0..<(count - 8) { scale &*= 10 }
+        return first &* scale &+ rest
+    }
+
+    /// The number written by eight ASCII digits, the first in the lowest byte; nil when a byte is
+    /// not a digit. Pairs, then fours, then all eight are combined in the lanes of the word.
+    private static func eightDigitValue(_ word: UInt64) -> Int64? {
+        var lanes = word &- 0x3030_3030_3030_3030
+        // A byte below `0` borrows into its top bit, one above `9` carries into it (all are ASCII).
+        guard ((lanes &+ 0x7676_7676_7676_7676) | lanes) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        lanes = lanes &* 10 &+ lanes &>> 8
+        lanes =
+            ((lanes & 0x0000_00FF_0000_00FF) &* (100 &+ 1_000_000 &<< 32)
+                &+ (lanes &>> 16 & 0x0000_00FF_0000_00FF) &* (1 &+ 10_000 &<< 32)) &>> 32
+        return Int64(truncatingIfNeeded: lanes)
     }
 
     /// The bytes of a string kept in the inline ASCII form, the padding after them cleared, and

@@ -94,3 +94,24 @@ final class WallTime: Sendable {
 
     @Sendable func read() -> Int64 { milliseconds.withLock { $0 } }
 }
+
+/// Message ids, written eight digits at a time, against `String(_:)` of the same numbers.
+final class MessageIDGeneratorTests: XCTestCase {
+    func testIDsAreTheDecimalNumbers() {
+        var random = SeededRandomNumberGenerator(seed: 3)
+        var starts: [Int64] = [0, 1, 9, 10, 99_999_999, 1_763_000_000_000, Int64.max / 1_000_000]
+        starts += (0..<200).map { _ in Int64.random(in: 1...(Int64.max / 1_000_000), using: &random) }
+        var power: Int64 = 1
+        for _ in 0..<13 {
+            starts += [power - 1, power, power + 1]
+            power *= 10
+        }
+        for start in starts {
+            var generator = MessageIDGenerator(wallTimeMilliseconds: start)
+            let first = UInt64(max(start, 1)) &* 1_000_000
+            for offset in 0..<3 {
+                XCTAssertEqual(generator.make(), String(first + UInt64(offset)))
+            }
+        }
+    }
+}

@@ -91,7 +91,7 @@ final class DeviceRegistryTests: XCTestCase {
         let sent = core.send(
             project: "one", target: .apnsToken("cd34"), origin: .apns, request: obj(), implicitBundleID: "com.acme.app"
         ) { context -> Result<APNsNotification, Never> in
-            .success(APNsNotification(headers: [HeaderField("apns-topic", context.device.bundleID)], payload: object()))
+            .success(APNsNotification(headers: [HeaderField("apns-topic", context.bundleID)], payload: object()))
         }.sent
         XCTAssertEqual(sent?.deliveries.count, 1)
         let device = try core.device(project: "one", token: sent!.deliveries[0].token).get()

@@ -100,6 +100,26 @@ final class JSONSerializerTests: XCTestCase {
         }
     }
 
+    /// The digits are worked out eight at a time in the lanes of a word: every length, with
+    /// random digits and random bytes around them, against `String(_:)` and `Int64(_:)`.
+    func testDecimalAndInt64ValueAgreeWithTheStandardLibraryOnRandomValues() {
+        var random = SeededRandomNumberGenerator(seed: 11)
+        var power: Int64 = 1
+        for _ in 1...16 {
+            for _ in 0..<500 {
+                let value = Int64.random(in: 0..<power * 10, using: &random)
+                XCTAssertEqual(Array(String.decimal(value).utf8), Array(String(value).utf8), "\(value)")
+                XCTAssertEqual(String(value).int64Value, value)
+                // A byte replaced by one around the digits: `/`, `:`, a space, a letter.
+                var bytes = Array(String(value).utf8)
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = [0x2F, 0x3A, 0x20, 0x61].randomElement(using: &random)!
+                let text = String(decoding: bytes, as: UTF8.self)
+                XCTAssertEqual(text.int64Value, Int64(text), text)
+            }
+            power = power < 1_000_000_000_000_000 ? power * 10 : power
+        }
+    }
+
     func testEscapesKeys() {
         let value: JSONValue = ["line\nbreak": "x"]
         XCTAssertEqual(value.jsonString, #"{"line\nbreak":"x"}"#)
