@@ -37,10 +37,14 @@ struct FCMRoutes {
                 .fcmMessageTooBig(byteCount: message.topicPayloadByteCount, limit: FCMMessage.topicPayloadSizeLimit))
         }
         if sendRequest.validateOnly {
-            switch core.checkTarget(project: project, target: target) {
-            case .deliverable: return Self.name("projects/\(project)/messages/fake_message_id")
-            case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
-            case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
+            let checked = core.checkSend(project: project, target: target) { context in
+                FCMToApple.notification(for: message, context: context)
+            }
+            switch checked {
+            case .success(.deliverable): return Self.name("projects/\(project)/messages/fake_message_id")
+            case .success(.unregistered): return GoogleErrorResponse.make(.fcmUnregistered())
+            case .success(.invalidRegistration): return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
+            case .failure(let error): return GoogleErrorResponse.make(error)
             }
         }
         let outcome = core.send(project: project, target: target, origin: .fcm, requestBody: request.body) { context in

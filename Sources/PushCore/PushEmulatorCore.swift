@@ -137,18 +137,6 @@ public final class PushEmulatorCore: Sendable {
 
     // MARK: Sending
 
-    /// Whether a send to `target` would be accepted, changing nothing (for `validate_only`).
-    public func checkTarget(project: String, target: MessageTarget) -> TargetStatus {
-        state.withLock { state in
-            let projectState = state.projects[project] ?? ProjectState(projectID: project)
-            switch projectState.resolve(target, mode: state.configuration.tokenMode) {
-            case .devices, .device, .newDevice: return .deliverable
-            case .unregistered(let since): return .unregistered(since: since)
-            case .invalid: return .invalidRegistration
-            }
-        }
-    }
-
     // FCM's failure type gets a specialized entry point: a generic call from another module
     // would look up `SendOutcome<Failure>`'s metadata at run time on every send.
     /// Accepts a message: resolves the target to devices (in lenient mode registering an unknown

@@ -51,7 +51,7 @@ final class DeviceRegistryTests: XCTestCase {
         guard case .invalidRegistration = sendFCM(core, to: .token("unknown-token")) else {
             return XCTFail("strict mode must refuse unknown tokens")
         }
-        XCTAssertEqual(core.checkTarget(project: "demo", target: .token("unknown-token")), .invalidRegistration)
+        XCTAssertEqual(checkTarget(core, .token("unknown-token")), .invalidRegistration)
         register(core)
         XCTAssertNotNil(sendFCM(core).sent)
     }
@@ -68,7 +68,7 @@ final class DeviceRegistryTests: XCTestCase {
             guard case .unregistered(since) = sendAPNs(core, apnsToken: "ab12", body: "x") else {
                 return XCTFail("\(mode): APNs token must be unregistered")
             }
-            XCTAssertEqual(core.checkTarget(project: "demo", target: .token("device-1")), .unregistered(since: since))
+            XCTAssertEqual(checkTarget(core, .token("device-1")), .unregistered(since: since))
             XCTAssertEqual(core.device(project: "demo", token: "device-1").failure, .uninstalled(at: since))
             let stored = try! core.messages(project: "demo", filter: MessageLogFilter(token: "device-1")).items
             XCTAssertEqual(stored.flatMap(\.deliveries).map(\.state), [.dropped], "\(mode)")

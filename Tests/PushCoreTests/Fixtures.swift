@@ -49,6 +49,16 @@ func sendFCM(
     }
 }
 
+/// The target's status as `validate_only` sees it, with a conversion that always succeeds.
+func checkTarget(_ core: PushEmulatorCore, _ target: MessageTarget, project: String = "demo") -> TargetStatus {
+    let checked = core.checkSend(project: project, target: target) { _ in
+        Result<APNsNotification, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
+    }
+    switch checked {
+    case .success(let status): return status
+    }
+}
+
 /// Sends through the APNs provider API path: headers and payload as given.
 @discardableResult
 func sendAPNs(

@@ -125,6 +125,19 @@ def test_validate_only_delivers_nothing(api):
     assert api.connect(token) == []
 
 
+def test_validate_only_rejects_a_message_too_big_after_conversion_as_a_send_does(api):
+    token = api.register()
+    big = {"token": token, "data": {"filler": "x" * 4000}}
+    sent = api.send(big)
+    checked = api.send(big, validate_only=True)
+    assert sent[0] == 400 and sent[1]["error"]["status"] == "INVALID_ARGUMENT"
+    assert "too big" in sent[1]["error"]["message"]
+    assert checked == sent
+    fits = {"token": token, "data": {"filler": "x" * 3000}}
+    assert api.send(fits, validate_only=True)[0] == 200
+    assert api.connect(token) == []
+
+
 def test_validation_error_reaches_the_client_in_googles_shape(api):
     status, body = api.call("POST", f"/v1/projects/{api.project}/messages:send",
                             b'{"message": {"token": "abc", "data": {"n": 12}}}', {"Authorization": "Bearer t"})

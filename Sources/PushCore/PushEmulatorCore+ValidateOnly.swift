@@ -1,0 +1,33 @@
+extension PushEmulatorCore {
+    /// What a send to `target` would answer, changing nothing (FCM's `validate_only`): the
+    /// target's status and, when it is deliverable, the conversion's verdict — the message is
+    /// converted once, under the context the next send would have (its message id, the
+    /// project's sender id, the device's bundle id), so that a message too big after conversion
+    /// is rejected here as the send would reject it. Registers, numbers and logs nothing.
+    public func checkSend<Failure: Error & Sendable>(
+        project: String, target: MessageTarget,
+        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+    ) -> Result<TargetStatus, Failure> {
+        state.withLock { state in
+            let projectState = state.projects[project] ?? ProjectState(projectID: project)
+            var bundleID = state.configuration.defaultBundleID
+            switch projectState.resolve(target, mode: state.configuration.tokenMode) {
+            case .unregistered(let since): return .success(.unregistered(since: since))
+            case .invalid: return .success(.invalidRegistration)
+            case .device(let slot): bundleID = projectState.devices.values[slot].bundleID
+            case .devices, .newDevice: break
+            }
+            // A copy of the generator: the id the next send gets, left for it.
+            var messageIDs = state.identifiers.messageIDs
+            let messageID = messageIDs.make()
+            // Any apns-id will do (it is a header, not part of the payload), and one from the
+            // emulator's own generator would shift the ids later sends get.
+            var placeholder = SeededRandomNumberGenerator(seed: 0)
+            let context = DeliveryContext(
+                messageID: messageID, messageName: MessageName.make(project: project, messageID: messageID),
+                bundleID: bundleID, senderID: state.configuration.senderID ?? projectState.derivedSenderID,
+                generatedAPNsID: RandomUUID(using: &placeholder), now: state.clock.now)
+            return makeNotification(context).map { _ in .deliverable }
+        }
+    }
+}
