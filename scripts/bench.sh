@@ -10,12 +10,23 @@ THREADS=${BENCH_THREADS:-1}
 # A shared machine's speed drifts within seconds: each compared row runs both servers this many
 # times, alternating, and prints the medians.
 ROUNDS=${BENCH_ROUNDS:-3}
+# Servers get cores of their own and h2load/wrk the rest, when the machine has more cores than
+# server threads (BENCH_PIN=0 leaves placement to the scheduler). Unpinned, the scheduler now and
+# then runs h2load and the server on one core: a server that h2load keeps waiting (nghttpd) slows
+# far more from that than one busy with its own work, and the ratios swing with the placement.
+PIN=${BENCH_PIN:-1}
+server_cpus=() client_cpus=() placement="unpinned"
+if [ "$PIN" = 1 ] && command -v taskset >/dev/null && [ "$(nproc)" -gt "$THREADS" ]; then
+  server_cpus=(taskset -c "$(( $(nproc) - THREADS ))-$(( $(nproc) - 1 ))")
+  client_cpus=(taskset -c "0-$(( $(nproc) - THREADS - 1 ))")
+  placement="servers on cores ${server_cpus[2]}, clients on ${client_cpus[2]}"
+fi
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 never opened" >&2; return 1; }
-rate() { h2load "$@" 2>&1 | awk '/^finished in/ {gsub(",",""); print $4} /^requests:/ {if ($10+$12 > 0) print "FAILED: " $0 > "/dev/stderr"}'; }
+rate() { "${client_cpus[@]}" h2load "$@" 2>&1 | awk '/^finished in/ {gsub(",",""); print $4} /^requests:/ {if ($10+$12 > 0) print "FAILED: " $0 > "/dev/stderr"}'; }
 ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b else 'n/a')" "$1" "$2"; }
 rss_kib() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
 
@@ -25,17 +36,17 @@ printf '{"status":"ok"}' > "$work/docroot/healthz"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \
   -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
 ref_h2c=$(free_port); ref_tls=$(free_port)
-nghttpd -n "$THREADS" --no-tls -d "$work/docroot" "$ref_h2c" >/dev/null 2>&1 &
+"${server_cpus[@]}" nghttpd -n "$THREADS" --no-tls -d "$work/docroot" "$ref_h2c" >/dev/null 2>&1 &
 ref_h2c_pid=$!
-nghttpd -n "$THREADS" -d "$work/docroot" "$ref_tls" "$work/key.pem" "$work/cert.pem" >/dev/null 2>&1 &
+"${server_cpus[@]}" nghttpd -n "$THREADS" -d "$work/docroot" "$ref_tls" "$work/key.pem" "$work/cert.pem" >/dev/null 2>&1 &
 wait_port "$ref_h2c"; wait_port "$ref_tls"
 
 port=$(free_port)
-"$BIN" serve --port "$port" --threads "$THREADS" --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
+"${server_cpus[@]}" "$BIN" serve --port "$port" --threads "$THREADS" --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
 emu_pid=$!
 wait_port "$port"
 
-echo "push-emulator bench: $REQUESTS requests, h2load -c 16 -m 32, $THREADS server thread(s) each, $(nproc) cores, median of $ROUNDS alternating rounds"
+echo "push-emulator bench: $REQUESTS requests, h2load -c 16 -m 32, $THREADS server thread(s) each, $(nproc) cores ($placement), median of $ROUNDS alternating rounds"
 printf '%-34s %14s %14s %8s\n' scenario "emulator req/s" "nghttpd req/s" ratio
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # paired NAME EMULATOR_FN REFERENCE_FN: runs each function ROUNDS times, alternating, each printing
@@ -66,7 +77,7 @@ for scenario in scripts/bench.d/*.sh; do
 done
 
 if command -v wrk >/dev/null; then
-  h1=$(wrk -t1 -c16 -d3s "http://127.0.0.1:$port/healthz" | awk '/Requests\/sec/ {print $2}')
+  h1=$("${client_cpus[@]}" wrk -t1 -c16 -d3s "http://127.0.0.1:$port/healthz" | awk '/Requests\/sec/ {print $2}')
   printf '%-34s %14s %14s %8s\n' "HTTP/1.1 GET /healthz (wrk -c16)" "$h1" "-" "-"
 fi
 
@@ -91,7 +102,7 @@ PY
 }
 # A fresh emulator process, for the same reason as above.
 idle_port=$(free_port)
-"$BIN" serve --port "$idle_port" --threads "$THREADS" --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
+"${server_cpus[@]}" "$BIN" serve --port "$idle_port" --threads "$THREADS" --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
 idle_pid=$!
 wait_port "$idle_port"
 emu_idle=$(idle_cost "$idle_pid" "$idle_port")

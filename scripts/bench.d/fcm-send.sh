@@ -20,7 +20,7 @@ paired "h2/TLS FCM send vs static file" emu_tls_send ref_tls_file
 # Memory: a fresh emulator process (freed memory of the runs above would hide growth),
 # 100,000 messages queued for 1,000 offline devices.
 mem_port=$(free_port)
-"$BIN" serve --port "$mem_port" --threads 1 --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
+"${server_cpus[@]}" "$BIN" serve --port "$mem_port" --threads 1 --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
 mem_pid=$!
 wait_port "$mem_port"
 fcm_url="127.0.0.1:$mem_port/v1/projects/bench/messages:send"
@@ -35,7 +35,7 @@ for device in range(1000):
         json.dump(message, f)
 PY
 for device in $(seq 0 999); do
-  h2load -n 100 -c 1 -m 100 -d "$work/bodies/$device.json" "${fcm_headers[@]}" "http://$fcm_url" >/dev/null 2>&1
+  "${client_cpus[@]}" h2load -n 100 -c 1 -m 100 -d "$work/bodies/$device.json" "${fcm_headers[@]}" "http://$fcm_url" >/dev/null 2>&1
 done
 after=$(rss_kib "$mem_pid")
 queued=$(curl -s "http://127.0.0.1:$mem_port/emulator/v1/projects/bench/devices?pageSize=1000" | python3 -c 'import json,sys; print(sum(d["pendingCount"] for d in json.load(sys.stdin)["devices"]))')

@@ -3,7 +3,7 @@
 # every subscriber (the answer comes after the last one is queued); then sends/s to a topic with
 # 100 subscribers over h2c. No reference server does this, so no ratio.
 topic_port=$(free_port)
-"$BIN" serve --port "$topic_port" --threads 1 --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
+"${server_cpus[@]}" "$BIN" serve --port "$topic_port" --threads 1 --no-access-log --data-dir "$work/emulator" >/dev/null 2>&1 &
 topic_pid=$!
 wait_port "$topic_port"
 python3 - "$topic_port" <<'PY'
