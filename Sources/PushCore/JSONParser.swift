@@ -240,7 +240,50 @@ struct JSONReader {
     }
 
     /// Parses a string starting at its opening quote.
+    @inline(__always)
     mutating func parseString() throws(JSONParseError) -> String {
+        // Inline at every caller: most strings of a request are short plain ASCII, and a call
+        // with the general parser's frame cost more than finding and making one.
+        if let short = parseShortPlainString() { return short }
+        return try parseAnyString()
+    }
+
+    /// The string at `index` (its opening quote) when its closing quote comes within the next
+    /// 16 bytes and nothing before it needs a look: made straight from the words read, and
+    /// `index` moved past it. Nil, having moved nothing, for any other string.
+    @inline(__always)
+    private mutating func parseShortPlainString() -> String? {
+        let start = index &+ 1
+        // Whole words only, and only in the inline form `smallASCIIFormHolds` vouches for.
+        guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
+        let base = bytes.baseAddress.unsafelyUnwrapped + start
+        let low = base.loadUnaligned(as: UInt64.self)
+        var flags = Self.lookFlags(low)
+        var count = 0
+        var high: UInt64 = 0
+        if flags == 0 {
+            guard start &+ 16 <= bytes.count else { return nil }
+            high = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            flags = Self.lookFlags(high)
+            guard flags != 0 else { return nil }
+            count = 8
+        }
+        // The lowest byte flagged is the first that needs a look (see `lookFlags`): the string
+        // is plain when that byte is its closing quote.
+        let quoteOffset = flags.trailingZeroBitCount &>> 3
+        guard base.load(fromByteOffset: count &+ quoteOffset, as: UInt8.self) == ASCII.quote else { return nil }
+        let below: UInt64 = (1 &<< (UInt64(quoteOffset) &* 8)) &- 1
+        count &+= quoteOffset
+        index = start &+ count &+ 1
+        return count <= 7
+            ? String.uncheckedSmallASCII(low: low & below, high: 0, count: count)
+            : String.uncheckedSmallASCII(low: low, high: high & below, count: count)
+    }
+
+    /// Parses any string starting at its opening quote: `parseString` when the string is not
+    /// short and plain.
+    @inline(never)
+    private mutating func parseAnyString() throws(JSONParseError) -> String {
         index += 1  // "
         var runStart = index
         // Most strings are plain ASCII: skip over those bytes in a tight loop first, eight at a time

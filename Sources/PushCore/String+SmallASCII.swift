@@ -14,6 +14,14 @@ extension String {
         inline(inlineASCIIBits(bytes, start: start, count: count))
     }
 
+    /// The string of `count` ASCII bytes (at most 15) held in `low` and `high`, the first in the
+    /// lowest byte of `low`, zero past the last: as `uncheckedSmallASCII(_:start:count:)`, for a
+    /// reader that has the words in hand already.
+    @inline(__always)
+    static func uncheckedSmallASCII(low: UInt64, high: UInt64, count: Int) -> String {
+        inline((low, high | (0xE0 | UInt64(truncatingIfNeeded: count)) &<< 56))
+    }
+
     /// The string whose two words are `bits`, which must be an inline form the standard library
     /// makes. Moved out of memory rather than bit-cast: a cast copies, and a copied string is
     /// retained, a call per string even though an inline string holds no reference.
