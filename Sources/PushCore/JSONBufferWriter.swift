@@ -8,10 +8,12 @@ struct JSONBufferWriter: JSONOutput {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// The bytes written so far, or that would have been, past the end included.
     private(set) var count = 0
+    let readsSmallStrings: Bool
 
     /// A writer that starts at the beginning of `buffer`.
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
+        readsSmallStrings = String.smallASCIIFormHolds
     }
 
     /// Whether some writes did not fit, so that the buffer holds only part of the output.

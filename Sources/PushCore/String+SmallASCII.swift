@@ -110,7 +110,13 @@ extension String {
     /// their count; nil for any other string, or where `smallASCIIFormHolds` is false. Lets the
     /// serializer take a short string's bytes from its two words rather than through a closure.
     var smallASCIIWords: (low: UInt64, high: UInt64, count: Int)? {
-        guard String.smallASCIIFormHolds else { return nil }
+        String.smallASCIIFormHolds ? inlineASCIIWords : nil
+    }
+
+    /// `smallASCIIWords` without asking `smallASCIIFormHolds`: for callers that have read it
+    /// already, and found it true.
+    @inline(__always)
+    var inlineASCIIWords: (low: UInt64, high: UInt64, count: Int)? {
         let (low, high) = unsafeBitCast(self, to: (UInt64, UInt64).self)
         // The top four bits say "immortal, ASCII, small" only in this form: large strings clear
         // the "small" bit, and small ones with non-ASCII bytes the "ASCII" one.
