@@ -236,6 +236,7 @@ public enum JSONSerializer {
 
     /// Appends `literal`'s bytes as they are: for JSON text known in advance, such as a key
     /// that needs no escaping.
+    @inline(__always)
     static func append<Output: JSONOutput>(_ literal: StaticString, to output: inout Output) {
         output.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
