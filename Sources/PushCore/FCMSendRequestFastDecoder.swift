@@ -255,32 +255,32 @@ struct FCMSendRequestFastDecoder {
     /// Reads a key: plain ASCII without escapes, one of `keys`.
     private mutating func knownKey<Key>(_ keys: FCMFastKeyTable<Key>) throws(Unsure) -> Int {
         reader.skipWhitespace()
-        guard next(is: UInt8(ascii: "\"")) else { throw Unsure() }
         // Local copies: the loop then runs in registers rather than through the reader.
         let bytes = reader.bytes
-        let start = reader.index
+        let start = reader.index &+ 1
         // Most keys are shorter than 8 bytes: one word holds the key and its closing quote, and
-        // is the key's prefix once the quote and what follows are masked off.
-        if start + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-            // The lowest byte flagged is a quote; bytes above it may be flagged wrongly, but not used.
-            let quoteFlags = (quotes &- ones) & ~quotes & highs
-            if quoteFlags != 0 {
-                let count = quoteFlags.trailingZeroBitCount / 8
-                let below: UInt64 = (1 << (8 * UInt64(count))) &- 1
-                // A byte below the quote that is a control character, a backslash or not ASCII
-                // (flagged by JSONReader's test, which also flags the quote itself) is for the
-                // general path.
-                guard !JSONReader.needsLook(word & below | 0x4141_4141_4141_4141 & ~below) else { throw Unsure() }
-                reader.index = start + count + 1
-                let key = UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
+        // is the key's prefix once the quote and what follows are masked off. A word in the
+        // buffer past the opening quote also puts the quote itself in it.
+        if start &+ 8 <= bytes.count {
+            let base = bytes.baseAddress.unsafelyUnwrapped
+            guard base.load(fromByteOffset: start &- 1, as: UInt8.self) == UInt8(ascii: "\"") else { throw Unsure() }
+            let word = base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            // The lowest byte flagged is exactly the first quote, backslash, control character or
+            // non-ASCII byte: the key is plain when it is the closing quote. Another one first is
+            // for the general path.
+            let flags = JSONReader.lookFlags(word)
+            if flags != 0 {
+                let count = flags.trailingZeroBitCount &>> 3
+                guard base.load(fromByteOffset: start &+ count, as: UInt8.self) == UInt8(ascii: "\"") else { throw Unsure() }
+                reader.index = start &+ count &+ 1
+                let below: UInt64 = (1 &<< (UInt64(truncatingIfNeeded: count) &* 8)) &- 1
+                let key = UnsafeRawBufferPointer(start: base + start, count: count)
                 guard let position = keys.position(of: key, prefix: word & below) else { throw Unsure() }
                 return position
             }
         }
         // Longer keys (`notification`, `validate_only`): whole words first, as the reader skips strings.
+        guard next(is: UInt8(ascii: "\"")) else { throw Unsure() }
         var end = start
         while end + 8 <= bytes.count, !JSONReader.needsLook(bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
             end += 8

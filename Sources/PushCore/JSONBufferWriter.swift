@@ -8,10 +8,12 @@ struct JSONBufferWriter: JSONOutput {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// The bytes written so far, or that would have been, past the end included.
     private(set) var count = 0
+    let readsSmallStrings: Bool
 
     /// A writer that starts at the beginning of `buffer`.
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
+        readsSmallStrings = String.smallASCIIFormHolds
     }
 
     /// Whether some writes did not fit, so that the buffer holds only part of the output.
@@ -34,13 +36,53 @@ struct JSONBufferWriter: JSONOutput {
         count += 1
     }
 
+    @inline(__always)
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if let source = bytes.baseAddress, !bytes.isEmpty, count + bytes.count <= buffer.count {
-            (buffer.baseAddress.unsafelyUnwrapped + count).update(from: source, count: bytes.count)
+        let length = bytes.count
+        if let source = bytes.baseAddress, length > 0, count + length <= buffer.count {
+            let target = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + count)
+            // Most runs are short (a literal key, a string's bytes): copied as a few words that
+            // overlap rather than through `memmove`, whose call and checks cost more than the
+            // copy. Inline, a literal's length is known and only its own case is left.
+            if length <= 32 {
+                Self.copyShort(UnsafeRawPointer(source), length, to: target)
+            } else {
+                target.copyMemory(from: source, byteCount: length)
+            }
         }
-        count += bytes.count
+        count += length
     }
 
+    /// Copies `length` bytes (1 to 32): the first and the last word of the size that fits,
+    /// overlapping in the middle, both read before either is written.
+    @inline(__always)
+    private static func copyShort(_ source: UnsafeRawPointer, _ length: Int, to target: UnsafeMutableRawPointer) {
+        if length >= 16 {
+            let first = (source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let last = (
+                source.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self),
+                source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            )
+            target.storeBytes(of: first.0, as: UInt64.self)
+            target.storeBytes(of: first.1, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: last.0, toByteOffset: length - 16, as: UInt64.self)
+            target.storeBytes(of: last.1, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 8 {
+            let first = source.loadUnaligned(as: UInt64.self), last = source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self), last = source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: length - 4, as: UInt32.self)
+        } else {
+            for offset in 0..<length {
+                target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
+            }
+        }
+    }
+
+    @inline(__always)
     mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count wordBytes: Int) {
         if count + 24 <= buffer.count {
             // All three words, with the bytes past `wordBytes` overwritten later or never read:

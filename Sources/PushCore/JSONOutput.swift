@@ -8,9 +8,15 @@ protocol JSONOutput {
     /// Appends the first `count` bytes (at most 24) of `words` in memory order: a short string
     /// quoted in registers.
     mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count: Int)
+    /// `String.smallASCIIFormHolds`, for the serializer to read strings' inline form by: an
+    /// output written on every request reads it once when made, not through its lazy accessor
+    /// per string.
+    var readsSmallStrings: Bool { get }
 }
 
 extension Array: JSONOutput where Element == UInt8 {
+    var readsSmallStrings: Bool { String.smallASCIIFormHolds }
+
     mutating func appendByte(_ byte: UInt8) { append(byte) }
 
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }

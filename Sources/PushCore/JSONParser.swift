@@ -240,7 +240,50 @@ struct JSONReader {
     }
 
     /// Parses a string starting at its opening quote.
+    @inline(__always)
     mutating func parseString() throws(JSONParseError) -> String {
+        // Inline at every caller: most strings of a request are short plain ASCII, and a call
+        // with the general parser's frame cost more than finding and making one.
+        if let short = parseShortPlainString() { return short }
+        return try parseAnyString()
+    }
+
+    /// The string at `index` (its opening quote) when its closing quote comes within the next
+    /// 16 bytes and nothing before it needs a look: made straight from the words read, and
+    /// `index` moved past it. Nil, having moved nothing, for any other string.
+    @inline(__always)
+    private mutating func parseShortPlainString() -> String? {
+        let start = index &+ 1
+        // Whole words only, and only in the inline form `smallASCIIFormHolds` vouches for.
+        guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
+        let base = bytes.baseAddress.unsafelyUnwrapped + start
+        let low = base.loadUnaligned(as: UInt64.self)
+        var flags = Self.lookFlags(low)
+        var count = 0
+        var high: UInt64 = 0
+        if flags == 0 {
+            guard start &+ 16 <= bytes.count else { return nil }
+            high = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            flags = Self.lookFlags(high)
+            guard flags != 0 else { return nil }
+            count = 8
+        }
+        // The lowest byte flagged is the first that needs a look (see `lookFlags`): the string
+        // is plain when that byte is its closing quote.
+        let quoteOffset = flags.trailingZeroBitCount &>> 3
+        guard base.load(fromByteOffset: count &+ quoteOffset, as: UInt8.self) == ASCII.quote else { return nil }
+        let below: UInt64 = (1 &<< (UInt64(quoteOffset) &* 8)) &- 1
+        count &+= quoteOffset
+        index = start &+ count &+ 1
+        return count <= 7
+            ? String.uncheckedSmallASCII(low: low & below, high: 0, count: count)
+            : String.uncheckedSmallASCII(low: low, high: high & below, count: count)
+    }
+
+    /// Parses any string starting at its opening quote: `parseString` when the string is not
+    /// short and plain.
+    @inline(never)
+    private mutating func parseAnyString() throws(JSONParseError) -> String {
         index += 1  // "
         var runStart = index
         // Most strings are plain ASCII: skip over those bytes in a tight loop first, eight at a time
@@ -392,6 +435,36 @@ struct JSONReader {
 
     /// Parses `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` and returns its text.
     mutating func parseNumber() throws(JSONParseError) -> String {
+        if let short = parseShortInteger() { return short }
+        return try parseAnyNumber()
+    }
+
+    /// The number at `index` when it is a plain integer of at most seven digits without a sign
+    /// (a badge, a count): made straight from the word read, and `index` moved past it. Nil,
+    /// having moved nothing, for any other number.
+    @inline(__always)
+    private mutating func parseShortInteger() -> String? {
+        let start = index
+        guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
+        let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        // A byte below `0` borrows into its top bit, one above `9` carries into it. A borrow runs
+        // upwards, so the lowest byte flagged is exactly the first that is not a digit.
+        let lanes = word &- 0x3030_3030_3030_3030
+        let flags = (lanes | (lanes &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
+        guard flags != 0 else { return nil }
+        let count = flags.trailingZeroBitCount &>> 3
+        guard count > 0, count == 1 || word & 0xFF != UInt64(ASCII.zero) else { return nil }
+        // What follows must end the number: a fraction or an exponent is the general path's.
+        let next = UInt8(truncatingIfNeeded: word &>> (UInt64(truncatingIfNeeded: count) &* 8))
+        guard next != ASCII.dot, next != ASCII.lowerE, next != ASCII.upperE else { return nil }
+        index = start &+ count
+        let digits = word & ((1 &<< (UInt64(truncatingIfNeeded: count) &* 8)) &- 1)
+        return String.uncheckedSmallASCII(low: digits, high: 0, count: count)
+    }
+
+    /// Parses any number: `parseNumber` when it is not a short plain integer.
+    @inline(never)
+    private mutating func parseAnyNumber() throws(JSONParseError) -> String {
         let start = index
         if bytes[index] == ASCII.minus { index += 1 }
         guard !atEnd, ASCII.isDigit(bytes[index]) else { throw failure(.invalidNumber, at: start) }

@@ -120,9 +120,17 @@ public enum JSONSerializer {
     }
 
     /// Appends `text` as a quoted, escaped JSON string.
+    @inline(__always)
     static func writeString<Output: JSONOutput>(_ text: String, to output: inout Output) {
-        // Most strings written are short plain ASCII: quoted in registers and appended at once.
-        if let small = text.smallASCIIWords, writeQuotedPlain(small, to: &output) { return }
+        // Most strings written are short plain ASCII: quoted in registers and appended at once,
+        // inline at the caller; the rest take a call.
+        if output.readsSmallStrings, let small = text.inlineASCIIWords, writeQuotedPlain(small, to: &output) { return }
+        writeQuotedEscaped(text, to: &output)
+    }
+
+    /// Appends `text` quoted, its bytes escaped where they need it.
+    @inline(never)
+    private static func writeQuotedEscaped<Output: JSONOutput>(_ text: String, to output: inout Output) {
         output.appendByte(0x22)
         // Native strings, small ones included, lend their bytes; others are copied once.
         if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &output) }) == nil {
@@ -133,26 +141,29 @@ public enum JSONSerializer {
 
     /// Appends the string in `small` (see `String.smallASCIIWords`) quoted, when no byte of it
     /// needs an escape; false, having appended nothing, when one does.
+    @inline(__always)
     private static func writeQuotedPlain<Output: JSONOutput>(
         _ small: (low: UInt64, high: UInt64, count: Int), to output: inout Output
     ) -> Bool {
-        // Bytes past the string are made letters for the test, so that padding is not taken for
-        // control characters.
-        let letters: UInt64 = 0x4141_4141_4141_4141
-        let count = UInt64(small.count)
-        let lowMask: UInt64 = count >= 8 ? ~0 : (1 << (8 * count)) &- 1
-        let highMask: UInt64 = count <= 8 ? 0 : (1 << (8 * (count - 8))) &- 1
-        if anyNeedsEscape((small.low & lowMask) | (letters & ~lowMask))
-            || anyNeedsEscape((small.high & highMask) | (letters & ~highMask))
-        {
-            return false
+        // Only the string's own bytes are tested: its zero padding is flagged as control
+        // characters, but a flag set wrongly is always above one set rightly, so none of those
+        // reaches down into the string.
+        let bits = UInt64(truncatingIfNeeded: small.count) &* 8
+        let lowMask: UInt64 = bits >= 64 ? ~0 : (1 &<< bits) &- 1
+        let highMask: UInt64 = bits <= 64 ? 0 : (1 &<< (bits &- 64)) &- 1
+        guard escapeFlags(small.low) & lowMask | escapeFlags(small.high) & highMask == 0 else { return false }
+        // The quote, the bytes and the closing quote: at most 17 bytes, in three words; the
+        // padding is zero, so the closing quote is or-ed in at its place.
+        var words = (0x22 | small.low &<< 8, small.low &>> 56 | small.high &<< 8, small.high &>> 56)
+        let closing = bits &+ 8
+        if closing < 64 {
+            words.0 |= 0x22 &<< closing
+        } else if closing < 128 {
+            words.1 |= 0x22 &<< (closing &- 64)
+        } else {
+            words.2 |= 0x22
         }
-        // The quote, the bytes and the closing quote: at most 17 bytes, in three words.
-        var words = (
-            0x22 | small.low << 8, small.low >> 56 | small.high << 8, small.high >> 56
-        )
-        withUnsafeMutableBytes(of: &words) { $0[small.count + 1] = 0x22 }
-        output.appendWords(words, count: small.count + 2)
+        output.appendWords(words, count: small.count &+ 2)
         return true
     }
 
@@ -164,7 +175,7 @@ public enum JSONSerializer {
         while position < units.count {
             // Most text needs no escape: eight bytes are cleared at once where they fit.
             if position + 8 <= units.count,
-                !anyNeedsEscape(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                escapeFlags(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) == 0
             {
                 position += 8
                 continue
@@ -172,7 +183,7 @@ public enum JSONSerializer {
             // Fewer than eight left: the eight bytes ending at the end, some of them cleared
             // already, rather than one at a time.
             if position + 8 > units.count, units.count >= 8,
-                !anyNeedsEscape(UnsafeRawPointer(base + units.count - 8).loadUnaligned(as: UInt64.self))
+                escapeFlags(UnsafeRawPointer(base + units.count - 8).loadUnaligned(as: UInt64.self)) == 0
             {
                 position = units.count
                 continue
@@ -187,10 +198,12 @@ public enum JSONSerializer {
         output.appendBytes(UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
     }
 
-    /// Whether any byte of `word` is below 0x20, `"` or `\`: the per-byte tests of
-    /// `writeEscaped` done on eight bytes together (a byte is zero after `^` when it matched,
-    /// and subtracting from a zero or small byte sets its high bit where the byte's own was clear).
-    private static func anyNeedsEscape(_ word: UInt64) -> Bool {
+    /// The high bit of each byte of `word` that is below 0x20, `"` or `\`: the per-byte tests
+    /// of `writeEscaped` done on eight bytes together (a byte is zero after `^` when it matched,
+    /// and subtracting from a zero or small byte sets its high bit where the byte's own was
+    /// clear). A borrow runs upwards, so a byte is flagged wrongly only above one flagged rightly.
+    @inline(__always)
+    private static func escapeFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
@@ -198,7 +211,7 @@ public enum JSONSerializer {
         let control = (word &- ones &* 0x20) & ~word
         let quote = (quotes &- ones) & ~quotes
         let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & highBits != 0
+        return (control | quote | backslash) & highBits
     }
 
     private static func appendEscape<Output: JSONOutput>(for unit: UInt8, to output: inout Output) {
@@ -223,6 +236,7 @@ public enum JSONSerializer {
 
     /// Appends `literal`'s bytes as they are: for JSON text known in advance, such as a key
     /// that needs no escaping.
+    @inline(__always)
     static func append<Output: JSONOutput>(_ literal: StaticString, to output: inout Output) {
         output.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }

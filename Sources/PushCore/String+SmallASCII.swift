@@ -14,6 +14,14 @@ extension String {
         inline(inlineASCIIBits(bytes, start: start, count: count))
     }
 
+    /// The string of `count` ASCII bytes (at most 15) held in `low` and `high`, the first in the
+    /// lowest byte of `low`, zero past the last: as `uncheckedSmallASCII(_:start:count:)`, for a
+    /// reader that has the words in hand already.
+    @inline(__always)
+    static func uncheckedSmallASCII(low: UInt64, high: UInt64, count: Int) -> String {
+        inline((low, high | (0xE0 | UInt64(truncatingIfNeeded: count)) &<< 56))
+    }
+
     /// The string whose two words are `bits`, which must be an inline form the standard library
     /// makes. Moved out of memory rather than bit-cast: a cast copies, and a copied string is
     /// retained, a call per string even though an inline string holds no reference.
@@ -102,7 +110,13 @@ extension String {
     /// their count; nil for any other string, or where `smallASCIIFormHolds` is false. Lets the
     /// serializer take a short string's bytes from its two words rather than through a closure.
     var smallASCIIWords: (low: UInt64, high: UInt64, count: Int)? {
-        guard String.smallASCIIFormHolds else { return nil }
+        String.smallASCIIFormHolds ? inlineASCIIWords : nil
+    }
+
+    /// `smallASCIIWords` without asking `smallASCIIFormHolds`: for callers that have read it
+    /// already, and found it true.
+    @inline(__always)
+    var inlineASCIIWords: (low: UInt64, high: UInt64, count: Int)? {
         let (low, high) = unsafeBitCast(self, to: (UInt64, UInt64).self)
         // The top four bits say "immortal, ASCII, small" only in this form: large strings clear
         // the "small" bit, and small ones with non-ASCII bytes the "ASCII" one.

@@ -172,4 +172,24 @@ final class JSONParserTests: XCTestCase {
             }
         }
     }
+
+    /// Short plain integers are made from one word read; every other number, and whatever may
+    /// follow one, must come out as the general path has it, wherever the number sits.
+    func testShortIntegersAreTheGeneralPathsNumbers() throws {
+        let numbers = ["0", "7", "10", "1234567", "12345678", "123456789012345", "-1", "1.5", "1e3", "1E3", "0.5", "9,"]
+        for number in numbers {
+            let text = number.hasSuffix(",") ? String(number.dropLast()) : number
+            for document in ["[\(text),1]", "[\(text)]", "{\"badge\":\(text),\"sound\":\"default\"}", "[\(text) ,      1]", "\(text)"] {
+                let value = try JSONParser.parse(document)
+                let parsed = value.arrayValue?.first ?? value.objectValue?.members.first?.value ?? value
+                XCTAssertEqual(parsed, .number(text), document)
+                guard case .number(let made) = parsed else { continue }
+                XCTAssertEqual(Array(made.utf8), Array(text.utf8), document)
+                XCTAssertEqual(made.hashValue, text.hashValue, document)
+            }
+        }
+        for bad in ["[01,1]", "[00000000]", "[1.,2]", "[1e,2]", "[-,12345]", "[1x,2]"] {
+            XCTAssertThrowsError(try JSONParser.parse(bad), bad)
+        }
+    }
 }
