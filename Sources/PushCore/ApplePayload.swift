@@ -112,7 +112,16 @@ struct ApplePayload {
 
     private func writeFCMKeys(_ input: borrowing AppleConversionInput, replaced: ReplacedKeys, to output: inout JSONBufferWriter) {
         JSONSerializer.append(",\"gcm.message_id\":", to: &output)
-        JSONSerializer.writeString(input.messageID, to: &output)
+        // A send's id is copied from the end of its name: digits, with nothing to escape.
+        let digits = input.messageIDDigitsAtEnd
+        let copied =
+            digits > 0
+            ? input.messageIDSource.utf8.withContiguousStorageIfAvailable { name in
+                output.appendByte(0x22)
+                output.appendBytes(UnsafeBufferPointer(rebasing: name[(name.count - digits)...]))
+                output.appendByte(0x22)
+            } : nil
+        if copied == nil { JSONSerializer.writeString(input.messageID, to: &output) }
         if replaced.analytics { JSONSerializer.append(",\"google.c.a.e\":\"1\"", to: &output) }
         JSONSerializer.append(",\"google.c.sender.id\":", to: &output)
         JSONSerializer.writeString(input.senderID, to: &output)
@@ -135,7 +144,8 @@ struct ApplePayload {
     ) -> Int {
         // `{"aps":` and the closing brace, then the FCM keys with their punctuation.
         var count = 8 + JSONSerializer.unescapedByteCount(of: aps)
-        count += 44 + input.messageID.utf8.count + input.senderID.utf8.count
+        let messageIDByteCount = input.messageIDDigitsAtEnd > 0 ? input.messageIDDigitsAtEnd : input.messageID.utf8.count
+        count += 44 + messageIDByteCount + input.senderID.utf8.count
         // Each alert field with its key, quotes and a comma; a new alert adds `"alert":{},`.
         if let title = alert.title { count += 11 + title.utf8.count }
         if let body = alert.body { count += 10 + body.utf8.count }

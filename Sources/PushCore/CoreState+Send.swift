@@ -32,8 +32,8 @@ extension CoreState {
                 token: token ?? identifiers.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
         }
-        let messageID = identifiers.messageIDs.make()
-        let name = MessageName.make(project: projectState.projectID, messageID: messageID)
+        // Only the name is made: the id is its end, read from it where needed.
+        let (name, idByteCount) = identifiers.messageIDs.makeName(project: projectState.projectID)
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
         let numberBefore = identifiers.nextDeliveryNumber
@@ -41,7 +41,7 @@ extension CoreState {
         // through its type's metadata on every send.
         func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
-                messageID: messageID, messageName: name, bundleID: device.bundleID, senderID: senderID,
+                messageName: name, messageIDByteCount: idByteCount, bundleID: device.bundleID, senderID: senderID,
                 generatedAPNsID: RandomUUID(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
@@ -75,9 +75,9 @@ extension CoreState {
             let loggedTarget: MessageTarget
             if case .token = target { loggedTarget = .token(stored.token) } else { loggedTarget = target }
             projectState.log.append(
-                messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
+                name: name, origin: origin, sentAt: now, target: loggedTarget,
                 requestBody: requestBody, deliveryNumbers: stored.number..<stored.number + 1)
-            return (.accepted(SentMessage(messageID: messageID, name: name, delivery: stored)), notified)
+            return (.accepted(SentMessage(name: name, delivery: stored)), notified)
         }
         var made = [Delivery]()
         made.reserveCapacity(tokens.count)
@@ -102,8 +102,8 @@ extension CoreState {
         var loggedTarget = target
         if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
         projectState.log.append(
-            messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
+            name: name, origin: origin, sentAt: now, target: loggedTarget,
             requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
-        return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
+        return (.accepted(SentMessage(name: name, deliveries: deliveries)), notified)
     }
 }

@@ -1,7 +1,7 @@
 /// An accepted send.
 public struct SentMessage: Sendable, Equatable {
-    /// The message id.
-    public var messageID: String
+    /// The message id: the end of `name`, which a send makes alone.
+    public var messageID: String { MessageName.messageID(of: name) }
     /// `projects/{project}/messages/{id}`, the `name` of the FCM answer.
     public var name: String
     /// One per device reached, in the state the send left them in (`delivered` to an online
@@ -13,8 +13,7 @@ public struct SentMessage: Sendable, Equatable {
     private let only: Delivery?
     private let several: [Delivery]
 
-    init(messageID: String, name: String, deliveries: [Delivery]) {
-        self.messageID = messageID
+    init(name: String, deliveries: [Delivery]) {
         self.name = name
         if deliveries.count == 1 {
             only = deliveries[0]
@@ -25,8 +24,7 @@ public struct SentMessage: Sendable, Equatable {
         }
     }
 
-    init(messageID: String, name: String, delivery: Delivery) {
-        self.messageID = messageID
+    init(name: String, delivery: Delivery) {
         self.name = name
         only = delivery
         several = []
