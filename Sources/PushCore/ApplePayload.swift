@@ -10,9 +10,11 @@ struct ApplePayload {
     private(set) var bytes: [UInt8] = []
     /// Whether `aps` asks the system to show or sound something.
     private(set) var isUserVisible = false
-    /// The size of the scratch buffer the payload is first written into: at least the payload's
-    /// size unless a string needed escapes, and not much more.
-    let reservedByteCount: Int
+    /// The size of the scratch buffer a payload is first written into: the most
+    /// `withUnsafeTemporaryAllocation` puts on the stack without asking the runtime. Most payloads
+    /// fit; a longer one is written again at the size the first pass counted, which costs less
+    /// than working out every payload's size in advance.
+    static let firstScratchByteCount = 1024
 
     /// The payload for `input`.
     init(_ input: borrowing AppleConversionInput) {
@@ -23,22 +25,17 @@ struct ApplePayload {
             aps = object
         }
         let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
-        reservedByteCount = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
         // Written through a pointer into scratch space, then copied once into a buffer of the
         // payload's size.
-        var capacity = reservedByteCount
+        var capacity = Self.firstScratchByteCount
         while true {
             let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
                 var output = JSONBufferWriter(scratch)
                 write(input, aps: aps, alert: alert, custom: custom, replaced: replaced, to: &output)
-                if !output.overflowed {
-                    bytes.reserveCapacity(output.count)
-                    bytes.append(contentsOf: output.written)
-                }
+                if !output.overflowed { bytes = Array(output.written) }
                 return output.count
             }
             if needed <= capacity { break }
-            // Escapes made it longer than estimated: once more, at the size it needs.
             capacity = needed
         }
     }
@@ -134,30 +131,6 @@ struct ApplePayload {
             JSONSerializer.writeString(image, to: &output)
             output.appendByte(0x7D)
         }
-    }
-
-    /// The payload's length when no string needs escaping, counting every custom key and data
-    /// entry; a little more so that a few escapes fit too.
-    private static func estimatedByteCount(
-        _ input: AppleConversionInput, aps: JSONObject, alert: AlertFill, custom: [JSONObject.Member],
-        replaced: ReplacedKeys
-    ) -> Int {
-        // `{"aps":` and the closing brace, then the FCM keys with their punctuation.
-        var count = 8 + JSONSerializer.unescapedByteCount(of: aps)
-        let messageIDByteCount = input.messageIDDigitsAtEnd > 0 ? input.messageIDDigitsAtEnd : input.messageID.utf8.count
-        count += 44 + messageIDByteCount + input.senderID.utf8.count
-        // Each alert field with its key, quotes and a comma; a new alert adds `"alert":{},`.
-        if let title = alert.title { count += 11 + title.utf8.count }
-        if let body = alert.body { count += 10 + body.utf8.count }
-        if alert.isNew { count += 11 }
-        if replaced.analytics { count += 19 }
-        if let fid = input.fid { count += 18 + fid.utf8.count }
-        if let image = replaced.image { count += 27 + image.utf8.count }
-        for member in custom where member.key != "aps" {
-            count += member.key.utf8.count + 4 + JSONSerializer.unescapedByteCount(of: member.value)
-        }
-        for entry in input.data { count += entry.key.utf8.count + entry.value.utf8.count + 6 }
-        return count + count / 32
     }
 }
 
