@@ -67,17 +67,18 @@ extension CoreState {
                 return (.rejected(error), [])
             }
             if let newDevice { projectState.insert(newDevice) }
-            // Moved in: otherwise the store keeps a copy and this one is freed.
-            let (stored, notified) = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
+            let number = made.number
             // A token target names the device's own copy of the token, so that the log adds none.
             // Chosen, not copied then replaced: a copy of the target retains its token and the
             // replacement releases it again.
             let loggedTarget: MessageTarget
-            if case .token = target { loggedTarget = .token(stored.token) } else { loggedTarget = target }
+            if case .token = target { loggedTarget = .token(made.token) } else { loggedTarget = target }
+            // Moved in: otherwise the store keeps a copy and this one is freed.
+            let notified = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
             projectState.log.append(
                 name: name, origin: origin, sentAt: now, target: loggedTarget,
-                requestBody: requestBody, deliveryNumbers: stored.number..<stored.number + 1)
-            return (.accepted(SentMessage(name: name, delivery: stored)), notified)
+                requestBody: requestBody, deliveryNumbers: number..<number + 1)
+            return (.accepted(SentMessage(name: name, deliveryNumbers: number..<number + 1)), notified)
         }
         var made = [Delivery]()
         made.reserveCapacity(tokens.count)
@@ -90,20 +91,18 @@ extension CoreState {
                 return (.rejected(error), [])
             }
         }
-        var deliveries = [Delivery]()
-        deliveries.reserveCapacity(made.count)
+        let firstNumber = made.first?.number ?? identifiers.nextDeliveryNumber
+        var loggedTarget = target
+        if case .token = target, made.count == 1 { loggedTarget = .token(made[0].token) }
+        let numbers = firstNumber..<firstNumber + made.count
         var notified = [StreamSubscriber]()
         for delivery in made {
-            let (stored, subscribers) = projectState.enqueue(delivery, now: now, configuration: configuration)
-            deliveries.append(stored)
+            let subscribers = projectState.enqueue(delivery, now: now, configuration: configuration)
             if !subscribers.isEmpty { notified += subscribers }
         }
-        let firstNumber = deliveries.first?.number ?? identifiers.nextDeliveryNumber
-        var loggedTarget = target
-        if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
         projectState.log.append(
             name: name, origin: origin, sentAt: now, target: loggedTarget,
-            requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
-        return (.accepted(SentMessage(name: name, deliveries: deliveries)), notified)
+            requestBody: requestBody, deliveryNumbers: numbers)
+        return (.accepted(SentMessage(name: name, deliveryNumbers: numbers)), notified)
     }
 }
