@@ -19,12 +19,22 @@ struct ApplePayload {
     /// The payload for `input`.
     init(_ input: borrowing AppleConversionInput) {
         let custom = input.apnsPayload?.members ?? []
-        let replaced = ReplacedKeys(input)
+        // The notification's fields read in one pass: each `input.notification?.field` copies
+        // the whole notification and frees the copy.
+        let title, body, image: String?
+        let hasNotification: Bool
+        switch input.notification {
+        case .some(let notification):
+            (title, body, image, hasNotification) = (notification.title, notification.body, notification.image, true)
+        case .none:
+            (title, body, image, hasNotification) = (nil, nil, nil, false)
+        }
+        let replaced = ReplacedKeys(input, analytics: hasNotification, notificationImage: image)
         var aps = JSONObject()
         if let given = custom.first(where: { $0.key == "aps" }), case .object(let object) = given.value {
             aps = object
         }
-        let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
+        let alert = AlertFill(aps: aps, title: title, body: body)
         // Written through a pointer into scratch space, then copied once into a buffer of the
         // payload's size.
         var capacity = Self.firstScratchByteCount
@@ -111,7 +121,7 @@ struct ApplePayload {
         JSONSerializer.append(",\"gcm.message_id\":", to: &output)
         // A send's id is copied from the end of its name: digits, with nothing to escape.
         let digits = input.messageIDDigitsAtEnd
-        let copied =
+        let copied: Void? =
             digits > 0
             ? input.messageIDSource.utf8.withContiguousStorageIfAvailable { name in
                 output.appendByte(0x22)
@@ -190,10 +200,11 @@ private struct ReplacedKeys {
     /// `fcm_options.image`, when written.
     let image: String?
 
-    init(_ input: borrowing AppleConversionInput) {
-        analytics = input.notification != nil
+    /// The keys for `input`, whose notification (`analytics`: there is one) has `notificationImage`.
+    init(_ input: borrowing AppleConversionInput, analytics: Bool, notificationImage: String?) {
+        self.analytics = analytics
         fid = input.fid != nil
-        image = input.apnsImage ?? input.notification?.image
+        image = input.apnsImage ?? notificationImage
     }
 
     /// A number for `key` when FCM writes it for this input, or nil.
