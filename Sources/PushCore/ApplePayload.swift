@@ -105,14 +105,13 @@ struct ApplePayload {
     }
 
     private func writeAlertFields(_ alert: AlertFill, afterOthers: Bool, to output: inout JSONBufferWriter) {
+        // Each key with the comma before it, when one is needed, as one literal.
         if let title = alert.title {
-            if afterOthers { output.appendByte(0x2C) }
-            JSONSerializer.append("\"title\":", to: &output)
+            JSONSerializer.append(afterOthers ? ",\"title\":" : "\"title\":", to: &output)
             JSONSerializer.writeString(title, to: &output)
         }
         if let body = alert.body {
-            if afterOthers || alert.title != nil { output.appendByte(0x2C) }
-            JSONSerializer.append("\"body\":", to: &output)
+            JSONSerializer.append(afterOthers || alert.title != nil ? ",\"body\":" : "\"body\":", to: &output)
             JSONSerializer.writeString(body, to: &output)
         }
     }
@@ -129,8 +128,9 @@ struct ApplePayload {
                 output.appendByte(0x22)
             } : nil
         if copied == nil { JSONSerializer.writeString(input.messageID, to: &output) }
-        if replaced.analytics { JSONSerializer.append(",\"google.c.a.e\":\"1\"", to: &output) }
-        JSONSerializer.append(",\"google.c.sender.id\":", to: &output)
+        // The analytics flag and the sender id's key, side by side, as one literal.
+        JSONSerializer.append(
+            replaced.analytics ? ",\"google.c.a.e\":\"1\",\"google.c.sender.id\":" : ",\"google.c.sender.id\":", to: &output)
         JSONSerializer.writeString(input.senderID, to: &output)
         if let fid = input.fid {
             JSONSerializer.append(",\"google.c.fid\":", to: &output)
