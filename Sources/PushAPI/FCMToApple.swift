@@ -17,6 +17,8 @@ enum FCMToApple {
         )
         let converted = AppleConversion.convert(input)
         let size = converted.payloadByteCount
+        // The push type is found among the headers: read only for a payload that might not fit.
+        if size <= ApplePayloadLimit.bytesForEveryPushType { return .success(converted) }
         let pushType = converted.pushType
         guard ApplePayloadLimit.fits(byteCount: size, pushType: pushType) else {
             return .failure(.fcmMessageTooBig(byteCount: size, limit: ApplePayloadLimit.bytes(forPushType: pushType)))

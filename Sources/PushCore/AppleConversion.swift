@@ -54,18 +54,20 @@ public enum AppleConversion {
         let collapseID = value(at: collapseIDAt)
         let apnsID = value(at: apnsIDAt)
         let resolvedPushType = pushType ?? (showsSomething ? "alert" : "background")
-        var headers = [HeaderField]()
-        headers.reserveCapacity(6 + others.count)
-        headers.append(HeaderField(lowercaseName: "apns-push-type", resolvedPushType))
-        headers.append(HeaderField(lowercaseName: "apns-priority", priority ?? (showsSomething ? "10" : "5")))
-        headers.append(
+        // Made as a literal, whose buffer holds just these four: most sends add none, and
+        // reserving room on an empty array goes through the general path that grows it.
+        var headers = [
+            HeaderField(lowercaseName: "apns-push-type", resolvedPushType),
+            HeaderField(lowercaseName: "apns-priority", priority ?? (showsSomething ? "10" : "5")),
             HeaderField(
-                lowercaseName: "apns-topic",
-                topic ?? APNsTopic.forBundleID(input.bundleID, pushType: resolvedPushType)))
-        headers.append(
+                lowercaseName: "apns-topic", topic ?? APNsTopic.forBundleID(input.bundleID, pushType: resolvedPushType)),
             HeaderField(
                 lowercaseName: "apns-expiration",
-                expiration ?? String.decimal(input.now.secondsSinceEpoch + defaultExpirationSeconds)))
+                expiration ?? String.decimal(input.now.secondsSinceEpoch + defaultExpirationSeconds)),
+        ]
+        var added = others.count + (collapseID == nil ? 0 : 1)
+        if apnsID != nil { added += 1 } else if case .given = input.defaultAPNsID { added += 1 }
+        if added > 0 { headers.reserveCapacity(4 + added) }
         if let collapseID { headers.append(HeaderField(lowercaseName: "apns-collapse-id", collapseID)) }
         var generatedIDPosition: Int?
         switch (apnsID, input.defaultAPNsID) {

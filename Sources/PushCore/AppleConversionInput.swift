@@ -19,7 +19,19 @@ public struct AppleConversionInput: Sendable {
     /// The `fid` target, when the message was addressed to one.
     public var fid: Optional<String>
     /// The message id (the last part of the message name).
-    public var messageID: String
+    public var messageID: String {
+        get { messageIDDigitsAtEnd > 0 ? MessageName.messageID(of: messageIDSource) : messageIDSource }
+        set {
+            messageIDSource = newValue
+            messageIDDigitsAtEnd = 0
+        }
+    }
+    /// `messageID` as given, or the message name it ends: a send makes only the name, and its id
+    /// is written into the payload straight from it.
+    var messageIDSource: String
+    /// 0 when `messageIDSource` is the id; else it is the name, and this many bytes of its end,
+    /// all digits, are the id.
+    var messageIDDigitsAtEnd: Int
     /// The project's numeric sender id.
     public var senderID: String
     /// The device's bundle id (the default `apns-topic`).
@@ -66,7 +78,8 @@ public struct AppleConversionInput: Sendable {
         self.apnsPayload = apnsPayload
         self.apnsImage = apnsImage
         self.fid = fid
-        self.messageID = messageID
+        self.messageIDSource = messageID
+        self.messageIDDigitsAtEnd = 0
         self.senderID = senderID
         self.bundleID = bundleID
         self.defaultAPNsID = .given(apnsID)
@@ -91,7 +104,8 @@ public struct AppleConversionInput: Sendable {
         self.apnsPayload = apnsPayload
         self.apnsImage = apnsImage
         self.fid = fid
-        self.messageID = context.messageID
+        self.messageIDSource = context.messageName
+        self.messageIDDigitsAtEnd = context.messageIDByteCount
         self.senderID = context.senderID
         self.bundleID = context.bundleID
         self.defaultAPNsID = .generated(context.generatedAPNsID)

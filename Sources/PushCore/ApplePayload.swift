@@ -10,35 +10,42 @@ struct ApplePayload {
     private(set) var bytes: [UInt8] = []
     /// Whether `aps` asks the system to show or sound something.
     private(set) var isUserVisible = false
-    /// The size of the scratch buffer the payload is first written into: at least the payload's
-    /// size unless a string needed escapes, and not much more.
-    let reservedByteCount: Int
+    /// The size of the scratch buffer a payload is first written into: the most
+    /// `withUnsafeTemporaryAllocation` puts on the stack without asking the runtime. Most payloads
+    /// fit; a longer one is written again at the size the first pass counted, which costs less
+    /// than working out every payload's size in advance.
+    static let firstScratchByteCount = 1024
 
     /// The payload for `input`.
     init(_ input: borrowing AppleConversionInput) {
         let custom = input.apnsPayload?.members ?? []
-        let replaced = ReplacedKeys(input)
+        // The notification's fields read in one pass: each `input.notification?.field` copies
+        // the whole notification and frees the copy.
+        let title, body, image: String?
+        let hasNotification: Bool
+        switch input.notification {
+        case .some(let notification):
+            (title, body, image, hasNotification) = (notification.title, notification.body, notification.image, true)
+        case .none:
+            (title, body, image, hasNotification) = (nil, nil, nil, false)
+        }
+        let replaced = ReplacedKeys(input, analytics: hasNotification, notificationImage: image)
         var aps = JSONObject()
         if let given = custom.first(where: { $0.key == "aps" }), case .object(let object) = given.value {
             aps = object
         }
-        let alert = AlertFill(aps: aps, title: input.notification?.title, body: input.notification?.body)
-        reservedByteCount = Self.estimatedByteCount(input, aps: aps, alert: alert, custom: custom, replaced: replaced)
+        let alert = AlertFill(aps: aps, title: title, body: body)
         // Written through a pointer into scratch space, then copied once into a buffer of the
         // payload's size.
-        var capacity = reservedByteCount
+        var capacity = Self.firstScratchByteCount
         while true {
             let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
                 var output = JSONBufferWriter(scratch)
                 write(input, aps: aps, alert: alert, custom: custom, replaced: replaced, to: &output)
-                if !output.overflowed {
-                    bytes.reserveCapacity(output.count)
-                    bytes.append(contentsOf: output.written)
-                }
+                if !output.overflowed { bytes = Array(output.written) }
                 return output.count
             }
             if needed <= capacity { break }
-            // Escapes made it longer than estimated: once more, at the size it needs.
             capacity = needed
         }
     }
@@ -98,23 +105,32 @@ struct ApplePayload {
     }
 
     private func writeAlertFields(_ alert: AlertFill, afterOthers: Bool, to output: inout JSONBufferWriter) {
+        // Each key with the comma before it, when one is needed, as one literal.
         if let title = alert.title {
-            if afterOthers { output.appendByte(0x2C) }
-            JSONSerializer.append("\"title\":", to: &output)
+            JSONSerializer.append(afterOthers ? ",\"title\":" : "\"title\":", to: &output)
             JSONSerializer.writeString(title, to: &output)
         }
         if let body = alert.body {
-            if afterOthers || alert.title != nil { output.appendByte(0x2C) }
-            JSONSerializer.append("\"body\":", to: &output)
+            JSONSerializer.append(afterOthers || alert.title != nil ? ",\"body\":" : "\"body\":", to: &output)
             JSONSerializer.writeString(body, to: &output)
         }
     }
 
     private func writeFCMKeys(_ input: borrowing AppleConversionInput, replaced: ReplacedKeys, to output: inout JSONBufferWriter) {
         JSONSerializer.append(",\"gcm.message_id\":", to: &output)
-        JSONSerializer.writeString(input.messageID, to: &output)
-        if replaced.analytics { JSONSerializer.append(",\"google.c.a.e\":\"1\"", to: &output) }
-        JSONSerializer.append(",\"google.c.sender.id\":", to: &output)
+        // A send's id is copied from the end of its name: digits, with nothing to escape.
+        let digits = input.messageIDDigitsAtEnd
+        let copied: Void? =
+            digits > 0
+            ? input.messageIDSource.utf8.withContiguousStorageIfAvailable { name in
+                output.appendByte(0x22)
+                output.appendBytes(UnsafeBufferPointer(rebasing: name[(name.count - digits)...]))
+                output.appendByte(0x22)
+            } : nil
+        if copied == nil { JSONSerializer.writeString(input.messageID, to: &output) }
+        // The analytics flag and the sender id's key, side by side, as one literal.
+        JSONSerializer.append(
+            replaced.analytics ? ",\"google.c.a.e\":\"1\",\"google.c.sender.id\":" : ",\"google.c.sender.id\":", to: &output)
         JSONSerializer.writeString(input.senderID, to: &output)
         if let fid = input.fid {
             JSONSerializer.append(",\"google.c.fid\":", to: &output)
@@ -125,29 +141,6 @@ struct ApplePayload {
             JSONSerializer.writeString(image, to: &output)
             output.appendByte(0x7D)
         }
-    }
-
-    /// The payload's length when no string needs escaping, counting every custom key and data
-    /// entry; a little more so that a few escapes fit too.
-    private static func estimatedByteCount(
-        _ input: AppleConversionInput, aps: JSONObject, alert: AlertFill, custom: [JSONObject.Member],
-        replaced: ReplacedKeys
-    ) -> Int {
-        // `{"aps":` and the closing brace, then the FCM keys with their punctuation.
-        var count = 8 + JSONSerializer.unescapedByteCount(of: aps)
-        count += 44 + input.messageID.utf8.count + input.senderID.utf8.count
-        // Each alert field with its key, quotes and a comma; a new alert adds `"alert":{},`.
-        if let title = alert.title { count += 11 + title.utf8.count }
-        if let body = alert.body { count += 10 + body.utf8.count }
-        if alert.isNew { count += 11 }
-        if replaced.analytics { count += 19 }
-        if let fid = input.fid { count += 18 + fid.utf8.count }
-        if let image = replaced.image { count += 27 + image.utf8.count }
-        for member in custom where member.key != "aps" {
-            count += member.key.utf8.count + 4 + JSONSerializer.unescapedByteCount(of: member.value)
-        }
-        for entry in input.data { count += entry.key.utf8.count + entry.value.utf8.count + 6 }
-        return count + count / 32
     }
 }
 
@@ -207,10 +200,11 @@ private struct ReplacedKeys {
     /// `fcm_options.image`, when written.
     let image: String?
 
-    init(_ input: borrowing AppleConversionInput) {
-        analytics = input.notification != nil
+    /// The keys for `input`, whose notification (`analytics`: there is one) has `notificationImage`.
+    init(_ input: borrowing AppleConversionInput, analytics: Bool, notificationImage: String?) {
+        self.analytics = analytics
         fid = input.fid != nil
-        image = input.apnsImage ?? input.notification?.image
+        image = input.apnsImage ?? notificationImage
     }
 
     /// A number for `key` when FCM writes it for this input, or nil.

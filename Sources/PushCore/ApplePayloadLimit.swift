@@ -1,8 +1,12 @@
 /// The largest APNs payload Apple accepts (§3 step 7 of the spec).
 public enum ApplePayloadLimit {
+    /// The limit of every push type but `voip`, and the least any push type allows: a payload
+    /// no larger fits whatever its push type, which then need not be looked up.
+    public static let bytesForEveryPushType = 4096
+
     /// 5120 bytes for `voip` pushes, 4096 for every other push type.
     public static func bytes(forPushType pushType: String?) -> Int {
-        pushType == "voip" ? 5120 : 4096
+        pushType == "voip" ? 5120 : bytesForEveryPushType
     }
 
     /// Whether a payload of `byteCount` bytes fits for `pushType`.

@@ -32,8 +32,8 @@ extension CoreState {
                 token: token ?? identifiers.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
         }
-        let messageID = identifiers.messageIDs.make()
-        let name = MessageName.make(project: projectState.projectID, messageID: messageID)
+        // Only the name is made: the id is its end, read from it where needed.
+        let (name, idByteCount) = identifiers.messageIDs.makeName(project: projectState.projectID)
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
         let numberBefore = identifiers.nextDeliveryNumber
@@ -41,7 +41,7 @@ extension CoreState {
         // through its type's metadata on every send.
         func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
-                messageID: messageID, messageName: name, bundleID: device.bundleID, senderID: senderID,
+                messageName: name, messageIDByteCount: idByteCount, bundleID: device.bundleID, senderID: senderID,
                 generatedAPNsID: RandomUUID(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
@@ -67,17 +67,18 @@ extension CoreState {
                 return (.rejected(error), [])
             }
             if let newDevice { projectState.insert(newDevice) }
-            // Moved in: otherwise the store keeps a copy and this one is freed.
-            let (stored, notified) = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
+            let number = made.number
             // A token target names the device's own copy of the token, so that the log adds none.
             // Chosen, not copied then replaced: a copy of the target retains its token and the
             // replacement releases it again.
             let loggedTarget: MessageTarget
-            if case .token = target { loggedTarget = .token(stored.token) } else { loggedTarget = target }
+            if case .token = target { loggedTarget = .token(made.token) } else { loggedTarget = target }
+            // Moved in: otherwise the store keeps a copy and this one is freed.
+            let notified = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
             projectState.log.append(
-                messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
-                requestBody: requestBody, deliveryNumbers: stored.number..<stored.number + 1)
-            return (.accepted(SentMessage(messageID: messageID, name: name, delivery: stored)), notified)
+                name: name, origin: origin, sentAt: now, target: loggedTarget,
+                requestBody: requestBody, deliveryNumbers: number..<number + 1)
+            return (.accepted(SentMessage(name: name, deliveryNumbers: number..<number + 1)), notified)
         }
         var made = [Delivery]()
         made.reserveCapacity(tokens.count)
@@ -90,20 +91,18 @@ extension CoreState {
                 return (.rejected(error), [])
             }
         }
-        var deliveries = [Delivery]()
-        deliveries.reserveCapacity(made.count)
+        let firstNumber = made.first?.number ?? identifiers.nextDeliveryNumber
+        var loggedTarget = target
+        if case .token = target, made.count == 1 { loggedTarget = .token(made[0].token) }
+        let numbers = firstNumber..<firstNumber + made.count
         var notified = [StreamSubscriber]()
         for delivery in made {
-            let (stored, subscribers) = projectState.enqueue(delivery, now: now, configuration: configuration)
-            deliveries.append(stored)
+            let subscribers = projectState.enqueue(delivery, now: now, configuration: configuration)
             if !subscribers.isEmpty { notified += subscribers }
         }
-        let firstNumber = deliveries.first?.number ?? identifiers.nextDeliveryNumber
-        var loggedTarget = target
-        if case .token = target, deliveries.count == 1 { loggedTarget = .token(deliveries[0].token) }
         projectState.log.append(
-            messageID: messageID, name: name, origin: origin, sentAt: now, target: loggedTarget,
-            requestBody: requestBody, deliveryNumbers: firstNumber..<firstNumber + deliveries.count)
-        return (.accepted(SentMessage(messageID: messageID, name: name, deliveries: deliveries)), notified)
+            name: name, origin: origin, sentAt: now, target: loggedTarget,
+            requestBody: requestBody, deliveryNumbers: numbers)
+        return (.accepted(SentMessage(name: name, deliveryNumbers: numbers)), notified)
     }
 }

@@ -19,10 +19,9 @@ struct MessageLog: Sendable {
     private var nextSequence = 1
 
     mutating func append(
-        messageID: String, name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
+        name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
-        assert(name.hasSuffix("/" + messageID), "a message's name ends with its id")
         entries.append(
             Entry(
                 sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
@@ -55,7 +54,7 @@ struct MessageLog: Sendable {
         return Page(
             items: chosen.items.map { entry in
                 LoggedMessage(
-                    messageID: String(entry.name[entry.name.index(after: entry.name.lastIndex(of: "/")!)...]),
+                    messageID: MessageName.messageID(of: entry.name),
                     name: entry.name, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
                     requestBody: entry.requestBody, deliveries: entry.deliveryNumbers.compactMap { deliveries[$0] },
                     sequence: entry.sequence)

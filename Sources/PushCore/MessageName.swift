@@ -1,18 +1,24 @@
 /// FCM message names: `projects/{project}/messages/{id}`.
 enum MessageName {
-    /// The name of message `messageID` of `project`. Every send makes one, so its bytes are
-    /// copied into one buffer of the right size rather than appended piece by piece.
+    /// The name of message `messageID` of `project`.
     static func make(project: String, messageID: String) -> String {
-        // The strings' own bytes, read in place: `withUTF8` needs each as a `var`, a copy.
-        let made = project.utf8.withContiguousStorageIfAvailable { projectBytes in
-            messageID.utf8.withContiguousStorageIfAvailable { idBytes in make(projectBytes, idBytes) }
-        }
-        if let made = made ?? nil { return made }
-        let projectBytes = Array(project.utf8)
-        let idBytes = Array(messageID.utf8)
-        return projectBytes.withUnsafeBufferPointer { project in
-            idBytes.withUnsafeBufferPointer { id in make(project, id) }
-        }
+        let made = messageID.utf8.withContiguousStorageIfAvailable { make(project: project, messageIDBytes: $0) }
+        if let made { return made }
+        return Array(messageID.utf8).withUnsafeBufferPointer { make(project: project, messageIDBytes: $0) }
+    }
+
+    /// The name of the message whose id is `idBytes` of `project`. Every send makes one, so its
+    /// bytes are copied into one buffer of the right size rather than appended piece by piece.
+    static func make(project: String, messageIDBytes idBytes: UnsafeBufferPointer<UInt8>) -> String {
+        // The string's own bytes, read in place: `withUTF8` needs it as a `var`, a copy.
+        let made = project.utf8.withContiguousStorageIfAvailable { make($0, idBytes) }
+        if let made { return made }
+        return Array(project.utf8).withUnsafeBufferPointer { make($0, idBytes) }
+    }
+
+    /// The message id: what follows the last `/` of `name`.
+    static func messageID(of name: String) -> String {
+        String(name[name.index(after: name.lastIndex(of: "/")!)...])
     }
 
     private static func make(_ projectBytes: UnsafeBufferPointer<UInt8>, _ idBytes: UnsafeBufferPointer<UInt8>) -> String {

@@ -6,9 +6,9 @@ extension ProjectState {
     mutating func enqueue(
         _ delivery: consuming Delivery, at knownSlot: DeviceTable.Index? = nil, now: Timestamp,
         configuration: PushCoreConfiguration
-    ) -> (Delivery, [StreamSubscriber]) {
+    ) -> [StreamSubscriber] {
         // The device is changed in place, through its position: at most one hash of its token per send.
-        guard let slot = knownSlot ?? devices.index(forKey: delivery.token) else { return (delivery, []) }
+        guard let slot = knownSlot ?? devices.index(forKey: delivery.token) else { return [] }
         assert(devices.token(at: slot) == delivery.token, "a known slot holds the delivery's device")
         // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
         let (isConnected, offlineSince) = Self.read(&devices.values[slot]) { ($0.isConnected, $0.offlineSince) }
@@ -36,10 +36,9 @@ extension ProjectState {
             }
             devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
         }
-        // One copy, into the store, and the delivery itself moved out: left implicit, the
-        // compiler copies it for the answer too and frees the original.
-        deliveries.append(copy delivery)
-        return (consume delivery, notified)
+        // Moved into the store: the send keeps only its number.
+        deliveries.append(consume delivery)
+        return notified
     }
 
     /// Runs `body` on a stored device reached through its mutable accessor, which, unlike the

@@ -1,34 +1,11 @@
 /// An accepted send.
 public struct SentMessage: Sendable, Equatable {
-    /// The message id.
-    public var messageID: String
     /// `projects/{project}/messages/{id}`, the `name` of the FCM answer.
     public var name: String
-    /// One per device reached, in the state the send left them in (`delivered` to an online
-    /// device, `pending`, `dropped`, `expired` or `deleted`).
-    public var deliveries: [Delivery] { only.map { [$0] } ?? several }
-
-    // A token send reaches one device and its answer needs only the name: that delivery is kept
-    // apart so that the send makes and frees no array. Exactly one of the two is used.
-    private let only: Delivery?
-    private let several: [Delivery]
-
-    init(messageID: String, name: String, deliveries: [Delivery]) {
-        self.messageID = messageID
-        self.name = name
-        if deliveries.count == 1 {
-            only = deliveries[0]
-            several = []
-        } else {
-            only = nil
-            several = deliveries
-        }
-    }
-
-    init(messageID: String, name: String, delivery: Delivery) {
-        self.messageID = messageID
-        self.name = name
-        only = delivery
-        several = []
-    }
+    /// The message id: the end of `name`, which a send makes alone.
+    public var messageID: String { MessageName.messageID(of: name) }
+    /// The numbers (`Delivery.number`) of the deliveries made, one per device reached; the
+    /// deliveries are read from the message log under `name`. Numbers only: every answer needs
+    /// just the name, and a copy of the delivery in it cost as much to make as to free.
+    public var deliveryNumbers: Range<Int>
 }

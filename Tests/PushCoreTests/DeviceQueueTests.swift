@@ -51,7 +51,7 @@ final class DeviceQueueTests: XCTestCase {
         core.advanceClock(seconds: 31 * 86_400)
         let sent = sendFCM(core).sent
         XCTAssertNotNil(sent, "FCM still answers 200")
-        XCTAssertEqual(sent?.deliveries.map(\.state), [.deleted])
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.deleted])
         XCTAssertEqual(
             try core.connect(project: "demo", token: "device-1").get(),
             [.messagesDeleted(reason: .offlineTooLong, count: 1)])
@@ -98,7 +98,7 @@ final class DeviceQueueTests: XCTestCase {
         let core = makeCore(PushCoreConfiguration(offlineLimitSeconds: 3600))
         register(core)
         core.advanceClock(seconds: 3601)
-        XCTAssertEqual(sendFCM(core).sent?.deliveries.map(\.state), [.deleted])
+        XCTAssertEqual(sendFCM(core).sent?.deliveries(in: core).map(\.state), [.deleted])
     }
 
     func testExpiredMessagesAreNotDelivered() {
@@ -117,7 +117,7 @@ final class DeviceQueueTests: XCTestCase {
         let core = makeCore()
         register(core)
         XCTAssertEqual(
-            sendFCM(core, headers: [HeaderField("apns-expiration", "0")]).sent?.deliveries.map(\.state), [.dropped])
+            sendFCM(core, headers: [HeaderField("apns-expiration", "0")]).sent?.deliveries(in: core).map(\.state), [.dropped])
         XCTAssertEqual(try core.connect(project: "demo", token: "device-1").get(), [])
     }
 
@@ -127,7 +127,7 @@ final class DeviceQueueTests: XCTestCase {
         let stream = try! core.attachStream(project: "demo", token: "device-1") { _ in }.get()
         defer { stream.close() }
         XCTAssertEqual(
-            sendFCM(core, headers: [HeaderField("apns-expiration", "0")]).sent?.deliveries.map(\.state), [.delivered])
+            sendFCM(core, headers: [HeaderField("apns-expiration", "0")]).sent?.deliveries(in: core).map(\.state), [.delivered])
     }
 
     func testSameCollapseIDKeepsOnlyTheNewest() {

@@ -31,11 +31,11 @@ final class DeviceRegistryTests: XCTestCase {
     func testLenientModeRegistersAWellFormedUnknownTokenOnSend() throws {
         let core = makeCore()
         let sent = sendFCM(core, to: .token("brand-new:APA91bXYZ")).sent
-        XCTAssertEqual(sent?.deliveries.map(\.state), [.pending])
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.pending])
         let device = try core.device(project: "demo", token: "brand-new:APA91bXYZ").get()
         XCTAssertEqual(device.bundleID, "com.example.app")
         XCTAssertEqual(device.pendingCount, 1)
-        XCTAssertEqual(sent?.deliveries.first?.notification.topic, "com.example.app")
+        XCTAssertEqual(sent?.deliveries(in: core).first?.notification.topic, "com.example.app")
     }
 
     func testLenientModeRejectsAMalformedToken() {
@@ -93,8 +93,8 @@ final class DeviceRegistryTests: XCTestCase {
         ) { context -> Result<APNsNotification, Never> in
             .success(APNsNotification(headers: [HeaderField("apns-topic", context.bundleID)], payload: object()))
         }.sent
-        XCTAssertEqual(sent?.deliveries.count, 1)
-        let device = try core.device(project: "one", token: sent!.deliveries[0].token).get()
+        XCTAssertEqual(sent?.deliveries(in: core, project: "one").count, 1)
+        let device = try core.device(project: "one", token: sent!.deliveries(in: core, project: "one")[0].token).get()
         XCTAssertEqual(device.apnsToken, "cd34")
         XCTAssertEqual(device.bundleID, "com.acme.app")
         XCTAssertTrue(RegistrationToken.isWellFormed(device.token))
@@ -103,7 +103,7 @@ final class DeviceRegistryTests: XCTestCase {
     func testFIDTargetsAddressTheDeviceWithThatToken() {
         let core = makeCore()
         register(core, token: "f7Wfr_yqG00Gt6B9O7qI13")
-        XCTAssertEqual(sendFCM(core, to: .fid("f7Wfr_yqG00Gt6B9O7qI13")).sent?.deliveries.count, 1)
+        XCTAssertEqual(sendFCM(core, to: .fid("f7Wfr_yqG00Gt6B9O7qI13")).sent?.deliveries(in: core).count, 1)
     }
 
     func testPatchChangesAppStateAndBundleID() throws {
@@ -115,7 +115,7 @@ final class DeviceRegistryTests: XCTestCase {
         XCTAssertEqual(device.appState, .notRunning)
         XCTAssertEqual(device.bundleID, "com.acme.app")
         XCTAssertEqual(
-            sendFCM(core, notification: .init(title: "x")).sent?.deliveries.first?.notification.topic, "com.acme.app")
+            sendFCM(core, notification: .init(title: "x")).sent?.deliveries(in: core).first?.notification.topic, "com.acme.app")
         XCTAssertEqual(core.updateDevice(project: "demo", token: "nobody", appState: .foreground).failure, .notFound)
     }
 
@@ -134,7 +134,7 @@ final class DeviceRegistryTests: XCTestCase {
         let core = makeCore()
         register(core)
         let sent = sendFCM(core, to: .topic("news")).sent
-        XCTAssertEqual(sent?.deliveries, [], "no device is subscribed yet")
+        XCTAssertEqual(sent?.deliveries(in: core), [], "no device is subscribed yet")
         XCTAssertEqual(try core.messages(project: "demo", filter: MessageLogFilter(topic: "news")).items.count, 1)
     }
 

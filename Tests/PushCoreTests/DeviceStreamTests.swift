@@ -23,7 +23,7 @@ final class DeviceStreamTests: XCTestCase {
         let stream = try! core.attachStream(project: "demo", token: "device-1", listener: recorder.record).get()
         XCTAssertEqual(recorder.received.compactMap { $0.notification?.payload["n"] }, [str("stored")])
         let sent = sendFCM(core, data: [("n", "live")]).sent
-        XCTAssertEqual(sent?.deliveries.map(\.state), [.delivered])
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.delivered])
         XCTAssertEqual(recorder.received.compactMap { $0.notification?.payload["n"] }, [str("stored"), str("live")])
         XCTAssertTrue(try core.device(project: "demo", token: "device-1").get().isConnected)
         stream.close()
@@ -40,7 +40,7 @@ final class DeviceStreamTests: XCTestCase {
         let device = try! core.device(project: "demo", token: "device-1").get()
         XCTAssertFalse(device.isConnected)
         XCTAssertEqual(device.lastConnectedAt, Timestamp(secondsSinceEpoch: fixedNowSeconds + 60))
-        XCTAssertEqual(sendFCM(core).sent?.deliveries.map(\.state), [.pending])
+        XCTAssertEqual(sendFCM(core).sent?.deliveries(in: core).map(\.state), [.pending])
         XCTAssertEqual(recorder.received, [])
     }
 

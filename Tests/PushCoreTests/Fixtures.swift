@@ -1,4 +1,5 @@
 import PushCore
+import XCTest
 
 /// 2026-11-22T10:00:00Z, the wall time of every test core.
 let fixedWallTime: Int64 = 1_795_341_600_000
@@ -71,6 +72,15 @@ func sendAPNs(
     return core.send(project: project, target: .apnsToken(apnsToken), origin: .apns, request: .object(payload)) {
         context in
         .success(APNsNotification(headers: headers + [HeaderField("apns-id", context.apnsID)], payload: payload))
+    }
+}
+
+extension SentMessage {
+    /// The send's deliveries as the message log shows them.
+    func deliveries(in core: PushEmulatorCore, project: String = "demo") -> [Delivery] {
+        let logged = try! core.messages(project: project).items.first { $0.name == name }
+        XCTAssertEqual(logged?.deliveries.map(\.number), Array(deliveryNumbers))
+        return logged?.deliveries ?? []
     }
 }
 

@@ -21,13 +21,16 @@ final class GeneratedAPNsIDTests: XCTestCase {
             for notification in [FCMNotification?.none, FCMNotification(title: "Hi")] {
                 let uuid = RandomUUID(using: &random)
                 let context = DeliveryContext(
-                    messageID: "6810356097230477954", messageName: "projects/demo/messages/6810356097230477954",
+                    messageName: "projects/demo/messages/6810356097230477954", messageIDByteCount: 19,
                     bundleID: "com.example.app", senderID: "42", generatedAPNsID: uuid,
                     now: Timestamp(secondsSinceEpoch: 1_763_000_000))
                 let generatedInput = AppleConversionInput(
                     context: context, notification: notification, data: [FCMStringPair("k", "v")], apnsHeaders: headers)
                 var givenInput = generatedInput
                 givenInput.apnsID = uuid.text
+                // Given as text too: the id copied from the end of the name writes the same.
+                XCTAssertEqual(generatedInput.messageID, "6810356097230477954")
+                givenInput.messageID = context.messageID
                 XCTAssertEqual(generatedInput.apnsID, uuid.text)
                 let generated = AppleConversion.convert(generatedInput)
                 let given = AppleConversion.convert(givenInput)

@@ -121,7 +121,7 @@ final class MessageLogTests: XCTestCase {
     func testConfiguredSenderIDIsUsed() {
         let core = makeCore(PushCoreConfiguration(senderID: "358118532563"))
         register(core)
-        let payload = sendFCM(core).sent!.deliveries[0].notification.payload
+        let payload = sendFCM(core).sent!.deliveries(in: core)[0].notification.payload
         XCTAssertEqual(payload["google.c.sender.id"], str("358118532563"))
     }
 

@@ -16,4 +16,19 @@ final class MessageNameTests: XCTestCase {
             }
         }
     }
+
+    /// A send's name is made with its id's digits in place; the id reads back from its end.
+    func testGeneratedNameEndsWithTheID() {
+        for start: Int64 in [0, 1, 9, 10, 99_999_999, 1_763_000_000_000, Int64.max / 1_000_000] {
+            var generator = MessageIDGenerator(wallTimeMilliseconds: start)
+            for project in ["demo", "projet-é", ""] {
+                let id = generator.make()
+                let (name, idByteCount) = generator.makeName(project: project)
+                let nextID = String(UInt64(id)! + 1)
+                XCTAssertEqual(name, "projects/\(project)/messages/\(nextID)")
+                XCTAssertEqual(idByteCount, nextID.utf8.count)
+                XCTAssertEqual(MessageName.messageID(of: name), nextID)
+            }
+        }
+    }
 }

@@ -118,7 +118,7 @@ final class PresentationTests: XCTestCase {
         let core = makeCore()
         register(core)
         let sent = sendFCM(core, headers: [HeaderField("apns-priority", "10")]).sent
-        let delivery = sent!.deliveries[0]
+        let delivery = sent!.deliveries(in: core)[0]
         XCTAssertEqual(
             delivery.presentation.warnings.map(\.code), ["backgroundWithHighPriority", "dataOnlyWithoutContentAvailable"])
         XCTAssertEqual(delivery.state, .pending)
