@@ -23,7 +23,7 @@ final class CheckSendTests: XCTestCase {
             seen = context
             return Result<APNsNotification, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
         }
-        XCTAssertEqual(try? checked.get(), .deliverable)
+        XCTAssertEqual(checked.get(), .deliverable)
         // The id the check converted under is the one the next send gets: the size it measured
         // is the size the send will have.
         let sent = sendFCM(core).sent
