@@ -248,8 +248,17 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+        // Not retained: the block holds the stream until its next `begin`, and nothing here
+        // begins one.
+        guard let block = headerBlock.unretained else { return }
+        block._withUnsafeGuaranteedRef { stream in header(frame, stream, name, value) }
+    }
+
+    private func header(
+        _ frame: UnsafePointer<nghttp2_frame>, _ stream: HTTP2Stream, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>
+    ) {
         // Header blocks do not interleave, so the block's stream is the frame's.
-        guard let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id, !stream.dispatched else { return }
+        guard stream.id == frame.pointee.hd.stream_id, !stream.dispatched else { return }
         stream.headerBytes += name.count + value.count + 32
         if stream.headerBytes > maxHeaderBytes {
             stream.rejection = 431
@@ -291,12 +300,14 @@ final class HTTP2Handler: ConnectionProtocol {
 
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let type = frame.pointee.hd.type
-        if type == UInt8(NGHTTP2_HEADERS.rawValue), let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id {
-            if stream.dispatched || stream.rejection != nil {
-                headerBlock.begin(nil)
-            } else {
-                headerBlock.finish(into: &stream.headers)
+        if type == UInt8(NGHTTP2_HEADERS.rawValue), let block = headerBlock.unretained {
+            // Not retained: the block holds the stream until the `begin` that ends it here.
+            let ended = block._withUnsafeGuaranteedRef { stream in
+                guard stream.id == frame.pointee.hd.stream_id else { return false }
+                if !stream.dispatched && stream.rejection == nil { headerBlock.finish(into: &stream.headers) }
+                return true
             }
+            if ended { headerBlock.begin(nil) }
         }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
               frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return }

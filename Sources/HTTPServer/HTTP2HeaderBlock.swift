@@ -4,7 +4,11 @@
 /// ends: growing each stream's own header list field by field cost more than twice as much.
 struct HTTP2HeaderBlock {
     /// The stream whose block this is; nil when no stream takes it (nothing is gathered then).
-    var stream: HTTP2Stream?
+    /// Held strongly so that a stream closed mid-block is not reused from the spare list.
+    private(set) var stream: HTTP2Stream?
+    /// `stream` again, for reading it on every field without a retain: `stream` keeps it alive
+    /// until the next `begin`.
+    private(set) var unretained: Unmanaged<HTTP2Stream>?
     /// Reused from block to block for the connection's lifetime.
     private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var used = 0
@@ -13,6 +17,7 @@ struct HTTP2HeaderBlock {
     /// Starts a block for `stream`, dropping whatever an unfinished block had gathered.
     mutating func begin(_ stream: HTTP2Stream?) {
         self.stream = stream
+        unretained = stream.map { Unmanaged.passUnretained($0) }
         used = 0
         count = 0
     }
@@ -32,10 +37,9 @@ struct HTTP2HeaderBlock {
         count += 1
     }
 
-    /// Ends the block: hands its fields to the stream's headers, and lets go of the stream.
-    mutating func finish(into headers: inout HTTPHeaders) {
+    /// Hands the block's fields to the stream's headers; `begin` then lets go of the stream.
+    func finish(into headers: inout HTTPHeaders) {
         if count > 0 { headers.appendFields(UnsafeRawBufferPointer(rebasing: buffer[..<used]), count: count) }
-        begin(nil)
     }
 
     /// Frees the buffer; the block is not used again.
