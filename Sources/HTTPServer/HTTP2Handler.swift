@@ -359,20 +359,17 @@ final class HTTP2Handler: ConnectionProtocol {
             submit(context.configuration.errorResponse(status, message), for: stream, head: false)
             return
         }
-        let headers = stream.headers
-        let body = stream.body
-        // The request takes over the stream's headers and body: nothing reads them there again.
-        stream.headers = HTTPHeaders()
-        stream.body = []
+        let request = stream.takeRequest()
+        let head = request.method == "HEAD"
         let response = context.respond(
             to: HTTPRequest(
-                method: stream.method, path: stream.path, query: stream.query, headers: headers, body: body,
-                version: .http2, isSecure: connection.isSecure, authority: stream.authority,
+                method: request.method, path: request.path, query: request.query, headers: request.headers, body: request.body,
+                version: .http2, isSecure: connection.isSecure, authority: request.authority,
                 remoteAddress: connection.remoteAddress
             ),
             startedAt: stream.startedAt
         )
-        submit(response, for: stream, head: stream.method == "HEAD")
+        submit(response, for: stream, head: head)
     }
 
     private func submit(_ response: HTTPResponse, for stream: HTTP2Stream, head: Bool) {
