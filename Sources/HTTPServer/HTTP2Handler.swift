@@ -329,12 +329,15 @@ final class HTTP2Handler: ConnectionProtocol {
             last.slot = slot
         }
         stream.slot = nil
-        stream.responseStream?.clientLeft()
-        stream.responseStream = nil
+        // Written only when set: storing nil over nil still calls into the runtime to release it.
+        if let responseStream = stream.responseStream {
+            responseStream.clientLeft()
+            stream.responseStream = nil
+        }
         stream.handler = nil
         // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
         if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
-            spareStreams.append(stream)
+            spareStreams.append(consume stream)
         }
     }
 
