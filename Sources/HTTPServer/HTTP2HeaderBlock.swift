@@ -14,10 +14,11 @@ struct HTTP2HeaderBlock {
     private var used = 0
     private var count = 0
 
-    /// Starts a block for `stream`, dropping whatever an unfinished block had gathered.
-    mutating func begin(_ stream: HTTP2Stream?) {
-        self.stream = stream
+    /// Starts a block for `stream`, dropping whatever an unfinished block had gathered. Takes the
+    /// stream over: a new stream moves in without a retain and a release.
+    mutating func begin(_ stream: consuming HTTP2Stream?) {
         unretained = stream.map { Unmanaged.passUnretained($0) }
+        self.stream = stream
         used = 0
         count = 0
     }
