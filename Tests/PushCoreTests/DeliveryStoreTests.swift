@@ -49,4 +49,33 @@ final class DeliveryStoreTests: XCTestCase {
         XCTAssertEqual(notification.payload, payload)
         XCTAssertLessThanOrEqual(notification.payloadBytes.capacity, 10 + 10 / 4 + 16)
     }
+
+    /// A delivery's expiry read through the remembered last `apns-expiration` equals the one read
+    /// straight from each header, whatever came before it.
+    func testExpirationReadAsTheHeaderSaysAfterAnyEarlierOne() {
+        var identifiers = IdentifierSource(
+            random: SeededRandomNumberGenerator(seed: 1), messageIDs: MessageIDGenerator(wallTimeMilliseconds: 0))
+        let device = Device(
+            platform: .ios, bundleID: "b", token: "t", apnsToken: nil, appState: .background,
+            registeredAt: Timestamp(secondsSinceEpoch: 0), sequence: 0)
+        let now = Timestamp(millisecondsSinceEpoch: 1_700_000_000_250)
+        let texts: [String?] = [
+            "1800000000", "1800000000", "1800000001", nil, "", "", "0", "1800000001", "abc", "abc",
+            "-5", "9000000000000", "9000000000000", "1800000000", nil, "0", "0",
+        ]
+        for text in texts {
+            var headers = [HeaderField("apns-push-type", "alert")]
+            if let text { headers.append(HeaderField("apns-expiration", text)) }
+            let made = identifiers.makeDelivery(
+                APNsNotification(headers: headers, payload: JSONObject()), messageName: "m", device: device,
+                origin: .fcm, now: now)
+            let expected =
+                text == "0"
+                ? now
+                : text.flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
+                    ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
+            XCTAssertEqual(made.expiresAt, expected, "\(text ?? "none")")
+            XCTAssertEqual(made.isNowOrNever, text == "0")
+        }
+    }
 }
