@@ -78,4 +78,47 @@ final class DeliveryStoreTests: XCTestCase {
             XCTAssertEqual(made.isNowOrNever, text == "0")
         }
     }
+
+    /// Kept in small chunks, the store answers as a sorted array of the same deliveries would,
+    /// through appends, replacements, removals one by one and by a condition, and misses.
+    func testChunkedStoreMatchesASortedArray() {
+        var random = SeededRandomNumberGenerator(seed: 7)
+        for chunkCapacity in [1, 2, 3, 5] {
+            var store = DeliveryStore(chunkCapacity: chunkCapacity)
+            var model = [(number: Int, token: String)]()
+            var next = 1
+            for step in 0..<2_000 {
+                switch random.next() % 10 {
+                case 0...4:
+                    next += Int(random.next() % 3)
+                    store.append(delivery(next))
+                    model.append((next, "t"))
+                    next += 1
+                case 5, 6:
+                    guard !model.isEmpty else { continue }
+                    let removed = model.remove(at: Int(random.next() % UInt64(model.count)))
+                    store[removed.number] = nil
+                case 7:
+                    guard !model.isEmpty else { continue }
+                    let place = Int(random.next() % UInt64(model.count))
+                    model[place].token = "r\(step)"
+                    store[model[place].number] = delivery(model[place].number, token: model[place].token)
+                case 8:
+                    let divisor = Int(random.next() % 5) + 2
+                    model.removeAll { $0.number % divisor == 0 }
+                    store.removeAll { $0.number % divisor == 0 }
+                default:
+                    store[next + 5] = delivery(next + 5)
+                    model.append((next + 5, "t"))
+                    next += 6
+                }
+                XCTAssertEqual(store.count, model.count)
+                let probe = Int(random.next() % UInt64(next + 1))
+                XCTAssertEqual(store[probe]?.token, model.first { $0.number == probe }?.token)
+            }
+            for number in 0...next {
+                XCTAssertEqual(store[number]?.token, model.first { $0.number == number }?.token, "\(number)")
+            }
+        }
+    }
 }
