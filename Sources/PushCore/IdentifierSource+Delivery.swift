@@ -18,10 +18,19 @@ extension IdentifierSource {
             }
         }
         let isNowOrNever = expiration == "0"
+        var seconds: Int64?
+        if !isNowOrNever, let expiration {
+            if expiration == lastExpiration.text {
+                seconds = lastExpiration.seconds
+            } else {
+                seconds = expiration.int64Value
+                lastExpiration = (expiration, seconds)
+            }
+        }
         let expiresAt =
             isNowOrNever
             ? now
-            : expiration.flatMap { $0.int64Value }.map { Timestamp(secondsSinceEpoch: $0) }
+            : seconds.map { Timestamp(secondsSinceEpoch: $0) }
                 ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
         defer { nextDeliveryNumber += 1 }
         return Delivery(

@@ -15,14 +15,26 @@ struct MessageLog: Sendable {
         var deliveryNumbers: Range<Int>
     }
 
-    private(set) var entries: [Entry] = []
+    /// The entries in send order: full chunks of `chunkCapacity`, then the one being filled.
+    /// The log holds every send of a long run, and one array would copy all of them each time
+    /// it doubled.
+    private var fullChunks: [[Entry]] = []
+    private var currentChunk: [Entry] = []
     private var nextSequence = 1
+    /// Large enough that the chunks' own array stays small. The first chunk grows as an array
+    /// does, so that a short log keeps no more room than it needs.
+    static let chunkCapacity = 4096
 
     mutating func append(
         name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
-        entries.append(
+        if currentChunk.count == Self.chunkCapacity {
+            fullChunks.append(currentChunk)
+            currentChunk = []
+            currentChunk.reserveCapacity(Self.chunkCapacity)
+        }
+        currentChunk.append(
             Entry(
                 sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
                 target: target, requestBody: APNsNotification.compacted(requestBody),
@@ -31,7 +43,8 @@ struct MessageLog: Sendable {
     }
 
     mutating func clear() {
-        entries.removeAll()
+        fullChunks.removeAll()
+        currentChunk.removeAll()
     }
 
     /// A page of the matching messages, newest first. Only the page's entries are turned into
@@ -39,7 +52,7 @@ struct MessageLog: Sendable {
     func page(
         matching filter: MessageLogFilter, deliveries: DeliveryStore, page request: PageRequest
     ) throws(PagingError) -> Page<LoggedMessage> {
-        let matching = entries.reversed().filter { entry in
+        let matching = (fullChunks + [currentChunk]).joined().reversed().filter { entry in
             if let topic = filter.topic, !entry.target.names(topic: topic) { return false }
             guard filter.token != nil || filter.state != nil else { return true }
             let found = entry.deliveryNumbers.lazy.compactMap { deliveries[$0] }

@@ -49,4 +49,76 @@ final class DeliveryStoreTests: XCTestCase {
         XCTAssertEqual(notification.payload, payload)
         XCTAssertLessThanOrEqual(notification.payloadBytes.capacity, 10 + 10 / 4 + 16)
     }
+
+    /// A delivery's expiry read through the remembered last `apns-expiration` equals the one read
+    /// straight from each header, whatever came before it.
+    func testExpirationReadAsTheHeaderSaysAfterAnyEarlierOne() {
+        var identifiers = IdentifierSource(
+            random: SeededRandomNumberGenerator(seed: 1), messageIDs: MessageIDGenerator(wallTimeMilliseconds: 0))
+        let device = Device(
+            platform: .ios, bundleID: "b", token: "t", apnsToken: nil, appState: .background,
+            registeredAt: Timestamp(secondsSinceEpoch: 0), sequence: 0)
+        let now = Timestamp(millisecondsSinceEpoch: 1_700_000_000_250)
+        let texts: [String?] = [
+            "1800000000", "1800000000", "1800000001", nil, "", "", "0", "1800000001", "abc", "abc",
+            "-5", "9000000000000", "9000000000000", "1800000000", nil, "0", "0",
+        ]
+        for text in texts {
+            var headers = [HeaderField("apns-push-type", "alert")]
+            if let text { headers.append(HeaderField("apns-expiration", text)) }
+            let made = identifiers.makeDelivery(
+                APNsNotification(headers: headers, payload: JSONObject()), messageName: "m", device: device,
+                origin: .fcm, now: now)
+            let expected =
+                text == "0"
+                ? now
+                : text.flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
+                    ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
+            XCTAssertEqual(made.expiresAt, expected, "\(text ?? "none")")
+            XCTAssertEqual(made.isNowOrNever, text == "0")
+        }
+    }
+
+    /// Kept in small chunks, the store answers as a sorted array of the same deliveries would,
+    /// through appends, replacements, removals one by one and by a condition, and misses.
+    func testChunkedStoreMatchesASortedArray() {
+        var random = SeededRandomNumberGenerator(seed: 7)
+        for chunkCapacity in [1, 2, 3, 5] {
+            var store = DeliveryStore(chunkCapacity: chunkCapacity)
+            var model = [(number: Int, token: String)]()
+            var next = 1
+            for step in 0..<2_000 {
+                switch random.next() % 10 {
+                case 0...4:
+                    next += Int(random.next() % 3)
+                    store.append(delivery(next))
+                    model.append((next, "t"))
+                    next += 1
+                case 5, 6:
+                    guard !model.isEmpty else { continue }
+                    let removed = model.remove(at: Int(random.next() % UInt64(model.count)))
+                    store[removed.number] = nil
+                case 7:
+                    guard !model.isEmpty else { continue }
+                    let place = Int(random.next() % UInt64(model.count))
+                    model[place].token = "r\(step)"
+                    store[model[place].number] = delivery(model[place].number, token: model[place].token)
+                case 8:
+                    let divisor = Int(random.next() % 5) + 2
+                    model.removeAll { $0.number % divisor == 0 }
+                    store.removeAll { $0.number % divisor == 0 }
+                default:
+                    store[next + 5] = delivery(next + 5)
+                    model.append((next + 5, "t"))
+                    next += 6
+                }
+                XCTAssertEqual(store.count, model.count)
+                let probe = Int(random.next() % UInt64(next + 1))
+                XCTAssertEqual(store[probe]?.token, model.first { $0.number == probe }?.token)
+            }
+            for number in 0...next {
+                XCTAssertEqual(store[number]?.token, model.first { $0.number == number }?.token, "\(number)")
+            }
+        }
+    }
 }
