@@ -21,7 +21,9 @@ public struct EmulatorClock: Sendable {
 
     /// Moves the clock by `seconds` (negative values move it back).
     public mutating func advance(seconds: Int64) {
-        offsetSeconds += seconds
+        // Saturating: `now` is held within what RFC 3339 can write anyway.
+        offsetSeconds = offsetSeconds.addingReportingOverflow(seconds).overflow
+            ? (seconds < 0 ? .min : .max) : offsetSeconds + seconds
     }
 
     /// Returns the clock to wall time.

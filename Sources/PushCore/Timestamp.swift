@@ -11,19 +11,29 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         self.millisecondsSinceEpoch = millisecondsSinceEpoch
     }
 
-    /// Makes an instant from whole seconds since the epoch (as `apns-expiration` carries them).
+    /// Makes an instant from whole seconds since the epoch (as `apns-expiration` carries them),
+    /// held within `earliest...latest`: a sender's header may hold any 19-digit number.
     public init(secondsSinceEpoch: Int64) {
-        self.millisecondsSinceEpoch = secondsSinceEpoch * 1000
+        self = Timestamp(millisecondsSinceEpoch: 0).adding(seconds: secondsSinceEpoch)
     }
+
+    /// 0001-01-01T00:00:00Z, the earliest instant RFC 3339's four-digit years can write.
+    public static let earliest = Timestamp(millisecondsSinceEpoch: -62_135_596_800_000)
+    /// 9999-12-31T23:59:59.999Z, the latest instant RFC 3339's four-digit years can write.
+    public static let latest = Timestamp(millisecondsSinceEpoch: 253_402_300_799_999)
 
     /// Whole seconds since the epoch, rounded down.
     public var secondsSinceEpoch: Int64 {
         Self.floorDivide(millisecondsSinceEpoch, 1000)
     }
 
-    /// This instant moved by `seconds` (negative moves back).
+    /// This instant moved by `seconds` (negative moves back), held within `earliest...latest`:
+    /// a far `apns-expiration` or clock advance means "as far as can be written", not a trap.
     public func adding(seconds: Int64) -> Timestamp {
-        Timestamp(millisecondsSinceEpoch: millisecondsSinceEpoch + seconds * 1000)
+        let (milliseconds, overflowed) = seconds.multipliedReportingOverflow(by: 1000)
+        let (sum, sumOverflowed) = millisecondsSinceEpoch.addingReportingOverflow(milliseconds)
+        guard !overflowed, !sumOverflowed else { return seconds < 0 ? .earliest : .latest }
+        return Timestamp(millisecondsSinceEpoch: min(max(sum, Self.earliest.millisecondsSinceEpoch), Self.latest.millisecondsSinceEpoch))
     }
 
     /// RFC 3339 in UTC, e.g. `2026-11-22T10:00:00Z`; milliseconds (`.250`) appear only when

@@ -13,6 +13,27 @@ final class ClockAndTokenTests: XCTestCase {
         XCTAssertEqual(Timestamp(millisecondsSinceEpoch: -1).secondsSinceEpoch, -1)
     }
 
+    func testTimestampsFromOutOfRangeNumbersStayWithinWhatRFC3339Writes() {
+        // Any 19-digit apns-expiration reaches these, and one trapped the server once.
+        XCTAssertEqual(Timestamp(secondsSinceEpoch: .max), .latest)
+        XCTAssertEqual(Timestamp(secondsSinceEpoch: 999_999_999_999_999_999).rfc3339, "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(Timestamp(secondsSinceEpoch: .min), .earliest)
+        XCTAssertEqual(Timestamp.earliest.rfc3339, "0001-01-01T00:00:00Z")
+        XCTAssertEqual(Timestamp(millisecondsSinceEpoch: fixedWallTime).adding(seconds: .max), .latest)
+        XCTAssertEqual(Timestamp(millisecondsSinceEpoch: fixedWallTime).adding(seconds: .min), .earliest)
+        XCTAssertEqual(Timestamp.latest.adding(seconds: 1), .latest)
+        XCTAssertEqual(Timestamp(secondsSinceEpoch: 253_402_300_799).rfc3339, "9999-12-31T23:59:59Z")
+    }
+
+    func testClockAdvancedPastAnyDateStopsAtTheLatest() {
+        let core = makeCore()
+        core.advanceClock(seconds: .max)
+        core.advanceClock(seconds: .max)
+        XCTAssertEqual(core.now, .latest)
+        core.resetClock()
+        XCTAssertEqual(core.now.rfc3339, "2026-11-22T10:00:00Z")
+    }
+
     func testClockAdvancesAndResets() {
         let core = makeCore()
         XCTAssertEqual(core.now.rfc3339, "2026-11-22T10:00:00Z")

@@ -100,6 +100,21 @@ def test_expiration_zero_to_offline_device_is_dropped(api):
     assert [d["state"] for d in log["messages"][0]["deliveries"]] == ["dropped"]
 
 
+def test_an_apns_expiration_beyond_any_date_is_stored_until_the_latest_one(api):
+    # A 19-digit expiration once overflowed the clock's arithmetic and took the server down.
+    token = api.register()
+    for expiration in ["999999999999999999", "9223372036854775807"]:
+        assert api.send(numbered(token, expiration, apns={"headers": {"apns-expiration": expiration}}))[0] == 200
+    assert api.call("GET", "/healthz")[0] == 200
+    status, log = api.call("GET", f"/emulator/v1/projects/{api.project}/messages")
+    assert status == 200
+    assert {m["deliveries"][0]["expiresAt"] for m in log["messages"]} == {"9999-12-31T23:59:59.999Z"}
+    assert [e["payload"]["n"] for e in api.connect(token)] == ["999999999999999999", "9223372036854775807"]
+    status, clock = api.advance(9223372036854775807)
+    assert (status, clock["now"]) == (200, "9999-12-31T23:59:59.999Z")
+    assert api.reset_clock()[0] == 200
+
+
 def test_collapse_id_keeps_only_the_newest(api):
     token = api.register()
     for n in range(3):
