@@ -90,13 +90,15 @@ struct ServeCommand: ParsableCommand {
         }
         guard AuthMode(rawValue: auth) != nil else { throw ValidationError("--auth must be off, any or strict") }
         guard TokenMode(rawValue: tokens) != nil else { throw ValidationError("--tokens must be lenient or strict") }
-        guard Self.seconds(offlineLimit) != nil else {
-            throw ValidationError("--offline-limit takes seconds or a number with s, m, h or d, e.g. 30d")
+        guard let limit = Self.seconds(offlineLimit), limit <= Self.longestOfflineLimit else {
+            throw ValidationError("--offline-limit takes seconds or a number with s, m, h or d, e.g. 30d, up to 36500d")
         }
         if let senderId, senderId.isEmpty || !senderId.allSatisfy(\.isNumber) {
             throw ValidationError("--sender-id must be a number, like the project number Firebase shows")
         }
         guard maxPending >= 0, heartbeatSeconds > 0 else { throw ValidationError("--max-pending and --heartbeat-seconds must be positive") }
+        // Both become milliseconds in Int64 arithmetic: bounded, they cannot overflow it.
+        guard heartbeatSeconds <= 86_400 else { throw ValidationError("--heartbeat-seconds must be at most 86400 (a day)") }
     }
 
     func run() throws {
@@ -152,10 +154,15 @@ struct ServeCommand: ParsableCommand {
     static func seconds(_ text: String) -> Int64? {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         if let unit = text.last, let multiplier = units[unit], let value = Int64(text.dropLast()), value >= 0 {
-            return value * multiplier
+            let (product, overflowed) = value.multipliedReportingOverflow(by: multiplier)
+            return overflowed ? nil : product
         }
         return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
     }
+
+    /// The longest `--offline-limit`: a hundred years, far past any test, and small enough that
+    /// the rule's arithmetic in milliseconds cannot overflow.
+    static let longestOfflineLimit: Int64 = 36_500 * 86_400
 
     /// Names the generated certificate covers: local ones and, for interception mode, the real services'.
     static let certificateNames = [

@@ -2,6 +2,7 @@
 server keeps serving other clients with bounded memory."""
 import os
 import socket
+import subprocess
 import ssl
 import time
 
@@ -10,7 +11,7 @@ import h2.connection
 import h2.events
 import pytest
 
-from conftest import curl, wait_until
+from conftest import BIN, curl, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -204,3 +205,12 @@ def test_half_open_connections_are_reaped(emu):
         read_all(sock)
         sock.close()
     still_serving(emu)
+
+
+def test_out_of_range_durations_on_the_command_line_are_refused_at_start():
+    # Both are used in millisecond arithmetic: an unbounded value once trapped the server later.
+    for args in (["--offline-limit", "99999999999999999d"], ["--offline-limit", "36501d"],
+                 ["--heartbeat-seconds", "99999999999999999"]):
+        out = subprocess.run([BIN, "serve", "--port", "0", *args], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 64, (args, out.returncode, out.stderr)
+        assert "Error:" in out.stderr and args[0] in out.stderr, out.stderr
