@@ -92,28 +92,6 @@ public enum JSONSerializer {
         }
     }
 
-    /// The length of `write`'s output for `value` when none of its strings needs escaping, as is
-    /// usual: a buffer reserved at this size rarely has to grow.
-    static func unescapedByteCount(of value: JSONValue) -> Int {
-        switch value {
-        case .null: 4
-        case .bool(let flag): flag ? 4 : 5
-        case .number(let text): text.utf8.count
-        case .string(let text): text.utf8.count + 2
-        case .array(let elements):
-            elements.reduce(1 + max(elements.count, 1)) { $0 + unescapedByteCount(of: $1) }
-        case .object(let object): unescapedByteCount(of: object)
-        }
-    }
-
-    /// The length of `write`'s output for `object` when none of its strings needs escaping.
-    static func unescapedByteCount(of object: JSONObject) -> Int {
-        // Braces and commas, then each member's quoted key and colon.
-        object.members.reduce(1 + max(object.members.count, 1)) {
-            $0 + $1.key.utf8.count + 3 + unescapedByteCount(of: $1.value)
-        }
-    }
-
     /// Appends `text` as a quoted, escaped JSON string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
         writeString(text, to: &output)
