@@ -7,4 +7,12 @@ extension UnsafeBufferPointer<UInt8> {
         guard let baseAddress else { return true }
         return memcmp(baseAddress, literal.utf8Start, count) == 0
     }
+
+    /// Whether the bytes are exactly `other`'s: `memcmp`, as a bounds-checked loop costs several
+    /// instructions a byte.
+    func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard let baseAddress, let otherBase = other.baseAddress else { return true }
+        return memcmp(baseAddress, otherBase, count) == 0
+    }
 }
