@@ -13,11 +13,6 @@ public struct RandomUUID: Sendable, Equatable {
         second = (low & ~(0xC << 60)) | (0x8 << 60)
     }
 
-    /// A new UUID as text, such as `6f1c2a4e-9b3d-4c1e-8f00-1a2b3c4d5e6f`.
-    public static func make(using random: inout some RandomNumberGenerator) -> String {
-        RandomUUID(using: &random).text
-    }
-
     /// The canonical lowercase form, such as `6f1c2a4e-9b3d-4c1e-8f00-1a2b3c4d5e6f`.
     public var text: String {
         // Two hex digits per byte from a table, the dashes at fixed places.

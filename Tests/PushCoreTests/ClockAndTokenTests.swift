@@ -95,13 +95,13 @@ final class ClockAndTokenTests: XCTestCase {
 
     func testRandomUUIDsAreCanonicalVersionFour() {
         var random = SeededRandomNumberGenerator(seed: 1)
-        let uuid = RandomUUID.make(using: &random)
+        let uuid = RandomUUID(using: &random).text
         let groups = uuid.split(separator: "-").map(\.count)
         XCTAssertEqual(groups, [8, 4, 4, 4, 12])
         XCTAssertEqual(Array(uuid)[14], "4")
         XCTAssertTrue("89ab".contains(Array(uuid)[19]))
         XCTAssertEqual(uuid, uuid.lowercased())
-        XCTAssertNotEqual(RandomUUID.make(using: &random), uuid)
+        XCTAssertNotEqual(RandomUUID(using: &random).text, uuid)
     }
 }
 

@@ -52,6 +52,16 @@ final class GeneratedAPNsIDTests: XCTestCase {
     func testTextIsTheCanonicalFormOfTheDrawnBits() {
         var random = SeededRandomNumberGenerator(seed: 9)
         var same = SeededRandomNumberGenerator(seed: 9)
-        XCTAssertEqual(RandomUUID(using: &random).text, RandomUUID.make(using: &same))
+        // The same draws, the version and variant bits set and written as hex the plain way.
+        let high = (same.next() & ~0xF000) | 0x4000
+        let low = (same.next() & ~(0xC << 60)) | (0x8 << 60)
+        let hex = [high, low].map { word in
+            let digits = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        XCTAssertEqual(RandomUUID(using: &random).text, groups.joined(separator: "-"))
     }
 }
