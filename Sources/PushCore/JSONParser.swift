@@ -447,10 +447,8 @@ struct JSONReader {
         let start = index
         guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
         let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-        // A byte below `0` borrows into its top bit, one above `9` carries into it. A borrow runs
-        // upwards, so the lowest byte flagged is exactly the first that is not a digit.
-        let lanes = word &- 0x3030_3030_3030_3030
-        let flags = (lanes | (lanes &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
+        // The lowest byte flagged is exactly the first that is not a digit.
+        let flags = String.nonDigitFlags(word)
         guard flags != 0 else { return nil }
         let count = flags.trailingZeroBitCount &>> 3
         guard count > 0, count == 1 || word & 0xFF != UInt64(ASCII.zero) else { return nil }

@@ -93,11 +93,6 @@ public enum JSONSerializer {
     }
 
     /// Appends `text` as a quoted, escaped JSON string.
-    public static func writeString(_ text: String, into output: inout [UInt8]) {
-        writeString(text, to: &output)
-    }
-
-    /// Appends `text` as a quoted, escaped JSON string.
     @inline(__always)
     static func writeString<Output: JSONOutput>(_ text: String, to output: inout Output) {
         // Most strings written are short plain ASCII: quoted in registers and appended at once,

@@ -96,14 +96,21 @@ extension String {
     /// The number written by eight ASCII digits, the first in the lowest byte; nil when a byte is
     /// not a digit. Pairs, then fours, then all eight are combined in the lanes of the word.
     private static func eightDigitValue(_ word: UInt64) -> Int64? {
+        guard nonDigitFlags(word) == 0 else { return nil }
         var lanes = word &- 0x3030_3030_3030_3030
-        // A byte below `0` borrows into its top bit, one above `9` carries into it (all are ASCII).
-        guard ((lanes &+ 0x7676_7676_7676_7676) | lanes) & 0x8080_8080_8080_8080 == 0 else { return nil }
         lanes = lanes &* 10 &+ lanes &>> 8
         lanes =
             ((lanes & 0x0000_00FF_0000_00FF) &* (100 &+ 1_000_000 &<< 32)
                 &+ (lanes &>> 16 & 0x0000_00FF_0000_00FF) &* (1 &+ 10_000 &<< 32)) &>> 32
         return Int64(truncatingIfNeeded: lanes)
+    }
+
+    /// The top bit of each byte of `word` that is not an ASCII digit (for ASCII bytes): a byte
+    /// below `0` borrows into its top bit, one above `9` carries into it. A borrow runs upwards,
+    /// so the lowest byte flagged is exactly the first that is not a digit.
+    static func nonDigitFlags(_ word: UInt64) -> UInt64 {
+        let lanes = word &- 0x3030_3030_3030_3030
+        return (lanes | (lanes &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
     }
 
     /// The bytes of a string kept in the inline ASCII form, the padding after them cleared, and
