@@ -22,6 +22,7 @@ final class HTTP2Handler: ConnectionProtocol {
     private var headerBlock = HTTP2HeaderBlock()
     private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
     private var recentAuthority = RecentHeaderValue<String>()
+    private var skippedStreamIDs = HTTP2SkippedStreamIDs()
     private var shuttingDown = false
     private var failed = false
     private let maxHeaderBytes: Int
@@ -46,6 +47,7 @@ final class HTTP2Handler: ConnectionProtocol {
             nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
             return
         }
+        _ = skippedStreamIDs.use(1)
         let stream = makeStream(id: 1)
         stream.method = request.method
         stream.path = request.path
@@ -66,6 +68,13 @@ final class HTTP2Handler: ConnectionProtocol {
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
         defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, userData in
+            guard let header, let userData, header.pointee.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+            var valid = true
+            HTTP2Handler.with(userData) { valid = $0.skippedStreamIDs.use(header.pointee.stream_id) }
+            // A callback failure makes `receive` end the connection with PROTOCOL_ERROR.
+            return valid ? 0 : Int32(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+        }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             guard let frame, let userData else { return 0 }
             HTTP2Handler.with(userData) { $0.beginHeaders(frame) }
@@ -98,8 +107,6 @@ final class HTTP2Handler: ConnectionProtocol {
         defer { nghttp2_option_del(options) }
         // Cap how many streams a client may open before reading our answers (memory bound).
         nghttp2_option_set_max_outbound_ack(options, 1000)
-        // Nothing here uses RFC 7540 priorities, so closed streams need not be kept for the tree.
-        nghttp2_option_set_no_closed_streams(options, 1)
         var session: OpaquePointer?
         let result = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(handler).toOpaque(), options)
         precondition(result == 0 && session != nil, "nghttp2_session_server_new2 failed: \(result)")
@@ -119,8 +126,6 @@ final class HTTP2Handler: ConnectionProtocol {
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: configuration.maxConcurrentStreams),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1_048_576),
-            // No RFC 7540 dependency tree to maintain per stream (RFC 9218 scheduling instead).
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         // Let request bodies flow without waiting for per-connection WINDOW_UPDATEs.
@@ -133,11 +138,10 @@ final class HTTP2Handler: ConnectionProtocol {
         guard !failed else { return }
         let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         if result < 0 {
-            // A protocol error: nghttp2 has queued GOAWAY where it could; send it and close.
+            // A protocol error, a bad connection preface among them: GOAWAY PROTOCOL_ERROR (where
+            // nghttp2 has queued a GOAWAY of its own, that one goes out), then close.
             failed = true
-            if Int32(result) != NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue {
-                nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
-            }
+            nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
             connection.closeAfterFlush()
         }
     }
