@@ -31,6 +31,11 @@ final class Connection: LoopHandler {
     private var detectionBuffer: [UInt8] = []
     private var output: [UInt8] = []
     private var outputStart = 0
+    /// Bytes ever queued for the peer and ever handed to the socket (or TLS), so that callbacks
+    /// can wait for a position in the stream of output.
+    private var queuedTotal: UInt64 = 0
+    private var sentTotal: UInt64 = 0
+    private var sentCallbacks = SentCallbacks()
     private var readPaused = false
     private var wantsWritable = false
     private var closeWhenFlushed = false
@@ -198,12 +203,22 @@ final class Connection: LoopHandler {
     func send(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
         output += bytes
+        queuedTotal &+= UInt64(bytes.count)
     }
 
     /// Queues bytes for the peer.
     func send(_ bytes: [UInt8]) {
         guard !isClosed else { return }
         output += bytes
+        queuedTotal &+= UInt64(bytes.count)
+    }
+
+    /// Calls `callback` with true once everything queued so far has been handed to the socket,
+    /// or with false if the connection closes first.
+    func whenSent(_ callback: @escaping SentCallback) {
+        guard !isClosed else { return callback(false) }
+        if sentTotal == queuedTotal { return callback(true) }
+        sentCallbacks.append(end: queuedTotal, callback)
     }
 
     /// Closes the connection once everything queued has been sent.
@@ -232,6 +247,10 @@ final class Connection: LoopHandler {
             if written == 0 { break }
             lastActivity = MonotonicClock.now()
             outputStart += written
+            sentTotal &+= UInt64(written)
+            if !sentCallbacks.isEmpty {
+                for callback in sentCallbacks.takeReached(sentTotal) { callback(true) }
+            }
             if outputStart == output.count {
                 output.removeAll(keepingCapacity: output.capacity <= 1_048_576)
                 outputStart = 0
@@ -327,5 +346,6 @@ final class Connection: LoopHandler {
         Socket.close(fd)
         output = []
         outputStart = 0
+        for callback in sentCallbacks.takeAll() { callback(false) }
     }
 }

@@ -242,8 +242,11 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
 
     // MARK: ResponseStreamSink
 
-    func streamWrite(_ bytes: [UInt8]) {
-        guard streaming != nil, !bytes.isEmpty else { return }
+    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?) {
+        guard streaming != nil, !bytes.isEmpty else {
+            whenSent?(streaming != nil)
+            return
+        }
         if streamingChunked {
             connection.send(Array((String(bytes.count, radix: 16) + "\r\n").utf8))
             connection.send(bytes)
@@ -251,6 +254,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         } else {
             connection.send(bytes)
         }
+        if let whenSent { connection.whenSent(whenSent) }
         connection.flush()
     }
 

@@ -23,6 +23,9 @@ final class HTTP2Handler: ConnectionProtocol {
     private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
     private var recentAuthority = RecentHeaderValue<String>()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
+    /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
+    /// connection from the moment that frame is queued there.
+    private var framedCallbacks: [SentCallback] = []
     private var shuttingDown = false
     private var failed = false
     private let maxHeaderBytes: Int
@@ -157,6 +160,10 @@ final class HTTP2Handler: ConnectionProtocol {
             }
             guard length > 0, let data else { break }
             connection.send(UnsafeRawBufferPointer(start: data, count: length))
+            if !framedCallbacks.isEmpty {
+                for callback in framedCallbacks { connection.whenSent(callback) }
+                framedCallbacks.removeAll()
+            }
         }
         if !failed && nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
             connection.closeAfterFlush()
@@ -185,7 +192,10 @@ final class HTTP2Handler: ConnectionProtocol {
     func connectionClosed() {
         finishAllStreams()
         headerBlock.begin(nil)
+        for callback in framedCallbacks { callback(false) }
+        framedCallbacks = []
         for stream in streams {
+            stream.dropUnsent()
             stream.handler = nil
             stream.slot = nil
         }
@@ -333,6 +343,7 @@ final class HTTP2Handler: ConnectionProtocol {
             last.slot = slot
         }
         stream.slot = nil
+        stream.dropUnsent()
         // Written only when set: storing nil over nil still calls into the runtime to release it.
         if let responseStream = stream.responseStream {
             responseStream.clientLeft()
@@ -428,6 +439,10 @@ final class HTTP2Handler: ConnectionProtocol {
                 buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.pendingStart..<stream.pendingStart + count]))
             }
             stream.pendingStart += count
+            stream.framedTotal &+= UInt64(count)
+            if !stream.sentCallbacks.isEmpty, let handler = stream.handler {
+                handler.framedCallbacks += stream.sentCallbacks.takeReached(stream.framedTotal)
+            }
             if stream.pendingStart == stream.pending.count {
                 stream.pending.removeAll(keepingCapacity: !stream.bodyComplete)
                 stream.pendingStart = 0
@@ -456,6 +471,7 @@ final class HTTP2Handler: ConnectionProtocol {
         stream.responseStream?.clientLeft()
         stream.pending = []
         stream.pendingStart = 0
+        stream.dropUnsent()
         connection.flush()
     }
 }

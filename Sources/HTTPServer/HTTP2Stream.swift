@@ -26,6 +26,11 @@ final class HTTP2Stream: ResponseStreamSink {
     var bodyComplete = true
     /// The streaming body, while one is open.
     var responseStream: ResponseStream?
+    /// Body bytes ever queued in `pending`, and ever copied into DATA frames.
+    var queuedTotal: UInt64 = 0
+    var framedTotal: UInt64 = 0
+    /// Callbacks waiting for their bytes to be framed (then they wait on the connection).
+    var sentCallbacks = SentCallbacks()
 
     init(id: Int32, handler: HTTP2Handler) {
         self.id = id
@@ -52,6 +57,8 @@ final class HTTP2Stream: ResponseStreamSink {
         pendingStart = 0
         bodyComplete = true
         if responseStream != nil { responseStream = nil }
+        queuedTotal = 0
+        framedTotal = 0
     }
 
     /// Moves the request's fields out for dispatch, leaving them empty: nothing reads them on the
@@ -69,14 +76,25 @@ final class HTTP2Stream: ResponseStreamSink {
 
     var pendingCount: Int { pending.count - pendingStart }
 
-    func streamWrite(_ bytes: [UInt8]) {
-        guard !bodyComplete, let handler else { return }
+    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?) {
+        guard !bodyComplete, let handler else {
+            whenSent?(false)
+            return
+        }
         pending += bytes
+        queuedTotal &+= UInt64(bytes.count)
+        if let whenSent { sentCallbacks.append(end: queuedTotal, whenSent) }
         if pendingCount > Connection.outputLimit {
             handler.reset(self)
             return
         }
         handler.resume(self)
+    }
+
+    /// Tells the callbacks of bytes never framed that they were not sent.
+    func dropUnsent() {
+        guard !sentCallbacks.isEmpty else { return }
+        for callback in sentCallbacks.takeAll() { callback(false) }
     }
 
     func streamFinish() {

@@ -3,7 +3,8 @@ import Synchronization
 /// Where a `ResponseStream`'s bytes go: the HTTP/1.1 connection or the HTTP/2 stream that carries
 /// it. Lives on the connection's loop.
 protocol ResponseStreamSink: AnyObject {
-    func streamWrite(_ bytes: [UInt8])
+    /// Queues bytes; `whenSent` learns whether they reached the socket.
+    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?)
     func streamFinish()
 }
 
@@ -30,11 +31,17 @@ public final class ResponseStream: Sendable {
     public var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Sends bytes. Returns false (and sends nothing) when the stream is already closed.
+    /// `whenSent`, if given, is told once whether the bytes were handed to the socket: true only
+    /// when they were, false when the stream or its connection closed first (on the loop, or at
+    /// once when the stream is closed already).
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
-        guard !isClosed else { return false }
+    public func write(_ bytes: [UInt8], whenSent: SentCallback? = nil) -> Bool {
+        guard !isClosed else {
+            whenSent?(false)
+            return false
+        }
         let sink = self.sink
-        sink.loop.execute { sink.value.streamWrite(bytes) }
+        sink.loop.execute { sink.value.streamWrite(bytes, whenSent: whenSent) }
         return true
     }
 

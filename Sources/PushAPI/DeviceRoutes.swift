@@ -113,8 +113,9 @@ struct DeviceRoutes {
         let headers: HTTPHeaders = ["content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no"]
         return HTTPResponse(status: 200, headers: headers, body: .stream { stream in
             stream.write(": connected to \(token)\n\n")
-            let attached = core.attachStream(project: project, token: token) { event in
-                stream.write(Self.serverSentEvent(event))
+            // A delivery counts as delivered once its event's bytes reach the socket.
+            let attached = core.attachStream(project: project, token: token) { event, receipt in
+                stream.write(Self.serverSentEvent(event)) { sent in receipt.finish(sent: sent) }
             }
             switch attached {
             case .success(let deviceStream):

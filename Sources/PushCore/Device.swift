@@ -20,6 +20,9 @@ public struct Device: Sendable, Equatable {
     public internal(set) var pendingDeliveryNumbers: [Int] = []
     /// Whether a stream of it is open.
     public internal(set) var isConnected = false
+    /// Deliveries given to its open streams that no stream has sent yet, by number: how many
+    /// streams still carry each. They are `pending` until one is sent.
+    var handedOver: [Int: Int] = [:]
 
     /// Deliveries thrown away since it last connected, owed as one `messagesDeleted` event.
     var owedDeletion: OwedDeletion?
@@ -50,8 +53,8 @@ public struct Device: Sendable, Equatable {
     /// Topics it is subscribed to.
     public var topics: Set<String> { Set(subscriptions.keys) }
 
-    /// How many deliveries are stored for it.
-    public var pendingCount: Int { pendingDeliveryNumbers.count }
+    /// How many deliveries are stored for it or on their way to it.
+    public var pendingCount: Int { pendingDeliveryNumbers.count + handedOver.count }
 
     /// The instant its offline time counts from: the later of `lastConnectedAt` and `registeredAt`.
     public var offlineSince: Timestamp { max(lastConnectedAt ?? registeredAt, registeredAt) }

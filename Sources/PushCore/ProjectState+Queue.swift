@@ -17,8 +17,9 @@ extension ProjectState {
             delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
         } else if isConnected {
             let subscribers = streams[delivery.token] ?? []
-            let event = deliver(&delivery, to: devices.values[slot], at: now)
-            for subscriber in subscribers { subscriber.post([event]) }
+            let event = handOver(&delivery, to: devices.values[slot], at: now)
+            devices.values[slot].handedOver[delivery.number] = subscribers.count
+            for subscriber in subscribers { subscriber.post([(event, .delivery(number: delivery.number))]) }
             notified = subscribers
         } else if delivery.isNowOrNever {
             delivery.move(to: .dropped, at: now, reason: "apns-expiration 0 and the device is offline")
@@ -49,8 +50,12 @@ extension ProjectState {
         try body(device)
     }
 
-    /// Applies the connect rules to a device and returns what it receives, in order.
-    mutating func connect(token: String, now: Timestamp, configuration: PushCoreConfiguration) -> [DeviceEvent] {
+    /// Applies the connect rules to a device and returns what it receives, in order. A poll
+    /// (`handingOver` false) gets its deliveries `delivered` at once; a stream gets them handed
+    /// over, settled by `finishHandOver` once the stream has sent them or failed to.
+    mutating func connect(
+        token: String, now: Timestamp, configuration: PushCoreConfiguration, handingOver: Bool = false
+    ) -> [(event: DeviceEvent, handOver: HandOver)] {
         guard var device = devices.removeValue(forKey: token) else { return [] }
         defer { devices[token] = device }
         expireDue(on: &device, at: now)
@@ -66,14 +71,19 @@ extension ProjectState {
             device.pendingDeliveryNumbers.removeAll { fcmPending.contains($0) }
             Self.owe(fcmPending.count, reason: reason, by: &device)
         }
-        var events = [DeviceEvent]()
+        var events = [(event: DeviceEvent, handOver: HandOver)]()
         if let owed = device.owedDeletion {
-            events.append(.messagesDeleted(reason: owed.reason, count: owed.count))
+            events.append((.messagesDeleted(reason: owed.reason, count: owed.count), .deletion(reason: owed.reason, count: owed.count)))
             device.owedDeletion = nil
         }
         for number in device.pendingDeliveryNumbers {
             guard var delivery = deliveries[number] else { continue }
-            events.append(deliver(&delivery, to: device, at: now))
+            events.append((handOver(&delivery, to: device, at: now), .delivery(number: number)))
+            if handingOver {
+                device.handedOver[number] = 1
+            } else {
+                delivery.move(to: .delivered, at: now)
+            }
             deliveries[number] = delivery
         }
         device.pendingDeliveryNumbers.removeAll()
@@ -98,11 +108,37 @@ extension ProjectState {
         }
     }
 
-    /// Marks a delivery delivered, with presentation notes for the app's state now.
-    private func deliver(_ delivery: inout Delivery, to device: Device, at now: Timestamp) -> DeviceEvent {
+    /// The event that hands a delivery to the device, with presentation notes for the app's
+    /// state now. The delivery stays `pending` until it is known to be sent.
+    private func handOver(_ delivery: inout Delivery, to device: Device, at now: Timestamp) -> DeviceEvent {
         delivery.presentedAppState = device.appState
-        delivery.move(to: .delivered, at: now)
         return .notification(NotificationEvent(delivery: delivery, deliveredAt: now))
+    }
+
+    /// Settles what a stream of the device was given: a delivery sent by any stream is
+    /// `delivered`; one that no stream sent goes back to the pending queue in number (send)
+    /// order; a `messagesDeleted` signal that was not sent is owed again.
+    mutating func finishHandOver(token: String, _ handOver: HandOver, sent: Bool, at now: Timestamp) {
+        guard let slot = devices.index(forKey: token) else { return }
+        switch handOver {
+        case .delivery(let number):
+            guard let carriers = devices.values[slot].handedOver[number] else { return }
+            if sent {
+                devices.values[slot].handedOver[number] = nil
+                deliveries[number]?.move(to: .delivered, at: now)
+            } else if carriers > 1 {
+                devices.values[slot].handedOver[number] = carriers - 1
+            } else {
+                devices.values[slot].handedOver[number] = nil
+                var device = devices.values[slot]
+                devices.values[slot].pendingDeliveryNumbers = []
+                let position = device.pendingDeliveryNumbers.firstIndex { $0 > number } ?? device.pendingDeliveryNumbers.endIndex
+                device.pendingDeliveryNumbers.insert(number, at: position)
+                devices.values[slot] = device
+            }
+        case .deletion(let reason, let count):
+            if !sent { Self.owe(count, reason: reason, by: &devices.values[slot]) }
+        }
     }
 
     /// A stored delivery with the same collapse id — or, for the APNs API, the same topic

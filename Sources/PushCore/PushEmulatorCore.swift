@@ -197,24 +197,28 @@ public final class PushEmulatorCore: Sendable {
             guard let projectState = state.projects[project] else { return .failure(.notFound) }
             guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
             return .success(
-                state.projects[project]!.connect(token: token, now: now, configuration: state.configuration))
+                state.projects[project]!.connect(token: token, now: now, configuration: state.configuration).map(\.event))
         }
     }
 
     /// Opens a long connection (`:stream`). The connect rules run first; their events, then every
     /// new delivery, go to `listener` in order — the first ones before this returns. The listener
-    /// runs on the sending thread, never under the emulator's lock.
+    /// runs on the sending thread, never under the emulator's lock, and settles each event's
+    /// receipt once the stream has sent it (a delivery is `delivered` only then) or failed to.
     public func attachStream(
-        project: String, token: String, listener: @escaping @Sendable (DeviceEvent) -> Void
+        project: String, token: String, listener: @escaping @Sendable (DeviceEvent, StreamReceipt) -> Void
     ) -> Result<DeviceStream, DeviceLookupError> {
         let attached = state.withLock { state -> Result<StreamSubscriber, DeviceLookupError> in
             let now = state.clock.now
             guard let projectState = state.projects[project] else { return .failure(.notFound) }
             guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
-            let subscriber = StreamSubscriber(id: state.nextSubscriberID, listener: listener)
+            let subscriber = StreamSubscriber(id: state.nextSubscriberID, listener: listener) { [weak self] handOver, sent in
+                self?.finishHandOver(project: project, token: token, handOver, sent: sent)
+            }
             state.nextSubscriberID += 1
-            let events = state.projects[project]!.connect(token: token, now: now, configuration: state.configuration)
-            subscriber.post(events)
+            let events = state.projects[project]!.connect(
+                token: token, now: now, configuration: state.configuration, handingOver: true)
+            subscriber.post(events.map { ($0.event, $0.handOver) })
             state.projects[project]!.streams[token, default: []].append(subscriber)
             state.projects[project]!.devices[token]!.isConnected = true
             return .success(subscriber)
@@ -222,6 +226,14 @@ public final class PushEmulatorCore: Sendable {
         return attached.map { subscriber in
             subscriber.drain()
             return DeviceStream(core: self, project: project, token: token, subscriber: subscriber)
+        }
+    }
+
+    /// Called through a `StreamReceipt`.
+    private func finishHandOver(project: String, token: String, _ handOver: HandOver, sent: Bool) {
+        state.withLock { state in
+            let now = state.clock.now
+            state.projects[project]?.finishHandOver(token: token, handOver, sent: sent, at: now)
         }
     }
 
@@ -268,7 +280,7 @@ public final class PushEmulatorCore: Sendable {
             guard var projectState = state.projects.removeValue(forKey: project) else { return }
             defer { state.projects[project] = projectState }
             projectState.log.clear()
-            let stillPending = Set(projectState.devices.values.flatMap(\.pendingDeliveryNumbers))
+            let stillPending = Set(projectState.devices.values.flatMap { $0.pendingDeliveryNumbers + $0.handedOver.keys })
             projectState.deliveries.removeAll { !stillPending.contains($0.number) }
         }
     }

@@ -2,25 +2,31 @@ import Synchronization
 
 /// One open stream's mailbox. Events are posted in order while the core's lock is held and
 /// handed to the listener after it is released, so a listener may call back into the core.
-/// Only one thread hands events over at a time, which keeps them in posting order.
+/// Only one thread hands events over at a time, which keeps them in posting order. Each event
+/// comes with a receipt the listener settles once its stream has sent it or failed to.
 final class StreamSubscriber: Sendable {
     private struct Mailbox {
-        var events: [DeviceEvent] = []
+        var events: [(DeviceEvent, HandOver)] = []
         var draining = false
         var closed = false
     }
 
     let id: Int
-    private let listener: @Sendable (DeviceEvent) -> Void
+    private let listener: @Sendable (DeviceEvent, StreamReceipt) -> Void
+    private let report: @Sendable (HandOver, Bool) -> Void
     private let mailbox = Mutex(Mailbox())
 
-    init(id: Int, listener: @escaping @Sendable (DeviceEvent) -> Void) {
+    init(
+        id: Int, listener: @escaping @Sendable (DeviceEvent, StreamReceipt) -> Void,
+        report: @escaping @Sendable (HandOver, Bool) -> Void
+    ) {
         self.id = id
         self.listener = listener
+        self.report = report
     }
 
     /// Queues events; call `drain()` once no other lock is held.
-    func post(_ events: [DeviceEvent]) {
+    func post(_ events: [(DeviceEvent, HandOver)]) {
         mailbox.withLock { mailbox in
             if !mailbox.closed { mailbox.events += events }
         }
@@ -31,7 +37,7 @@ final class StreamSubscriber: Sendable {
     func drain() {
         var owner = false
         while true {
-            let batch: [DeviceEvent] = mailbox.withLock { mailbox in
+            let batch: [(DeviceEvent, HandOver)] = mailbox.withLock { mailbox in
                 if !owner {
                     guard !mailbox.draining else { return [] }
                     mailbox.draining = true
@@ -43,15 +49,18 @@ final class StreamSubscriber: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            for event in batch { listener(event) }
+            for (event, handOver) in batch { listener(event, StreamReceipt(handOver: handOver, report: report)) }
         }
     }
 
-    /// Stops all further hand-overs; queued events are discarded.
+    /// Stops all further hand-overs; queued events are settled as not sent. Call it outside the
+    /// core's lock.
     func close() {
-        mailbox.withLock { mailbox in
+        let discarded = mailbox.withLock { mailbox in
             mailbox.closed = true
-            mailbox.events.removeAll()
+            defer { mailbox.events.removeAll() }
+            return mailbox.events
         }
+        for (_, handOver) in discarded { report(handOver, false) }
     }
 }

@@ -124,7 +124,7 @@ final class DeviceQueueTests: XCTestCase {
     func testExpirationZeroToAnOnlineDeviceIsDelivered() {
         let core = makeCore()
         register(core)
-        let stream = try! core.attachStream(project: "demo", token: "device-1") { _ in }.get()
+        let stream = try! core.attachStream(project: "demo", token: "device-1") { $1.finish(sent: true) }.get()
         defer { stream.close() }
         XCTAssertEqual(
             sendFCM(core, headers: [HeaderField("apns-expiration", "0")]).sent?.deliveries(in: core).map(\.state), [.delivered])

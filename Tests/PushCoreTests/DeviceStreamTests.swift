@@ -9,8 +9,10 @@ final class EventRecorder: Sendable {
 
     var received: [DeviceEvent] { events.withLock { $0 } }
 
-    func record(_ event: DeviceEvent) {
+    /// Records the event and settles it as sent, as a stream that wrote it would.
+    func record(_ event: DeviceEvent, _ receipt: StreamReceipt) {
         events.withLock { $0.append(event) }
+        receipt.finish(sent: true)
     }
 }
 
@@ -65,12 +67,15 @@ final class DeviceStreamTests: XCTestCase {
         let core = makeCore()
         register(core)
         let pendingSeen = Mutex<[Int]>([])
-        let stream = try! core.attachStream(project: "demo", token: "device-1") { _ in
+        let stream = try! core.attachStream(project: "demo", token: "device-1") { _, receipt in
             let count = (try? core.device(project: "demo", token: "device-1").get().pendingCount) ?? -1
             pendingSeen.withLock { $0.append(count) }
+            receipt.finish(sent: true)
         }.get()
         sendFCM(core)
-        XCTAssertEqual(pendingSeen.withLock { $0 }, [0])
+        // The delivery is on its way (pending) while the listener writes it, and delivered after.
+        XCTAssertEqual(pendingSeen.withLock { $0 }, [1])
+        XCTAssertEqual(try core.device(project: "demo", token: "device-1").get().pendingCount, 0)
         stream.close()
     }
 
@@ -102,6 +107,76 @@ final class DeviceStreamTests: XCTestCase {
 
     func testStreamingAnUnknownDeviceFails() {
         let core = makeCore()
-        XCTAssertEqual(core.attachStream(project: "demo", token: "nobody") { _ in }.failure, .notFound)
+        XCTAssertEqual(core.attachStream(project: "demo", token: "nobody") { _, _ in }.failure, .notFound)
+    }
+
+    // MARK: delivered only once sent
+
+    /// Keeps the receipts a stream got, to settle them as its transport would.
+    final class Receipts: Sendable {
+        private let held = Mutex<[(DeviceEvent, StreamReceipt)]>([])
+        func hold(_ event: DeviceEvent, _ receipt: StreamReceipt) { held.withLock { $0.append((event, receipt)) } }
+        func settleAll(sent: Bool) {
+            for (_, receipt) in held.withLock({ held in defer { held = [] }; return held }) { receipt.finish(sent: sent) }
+        }
+        var events: [DeviceEvent] { held.withLock { $0.map(\.0) } }
+    }
+
+    func testADeliveryIsDeliveredOnlyOnceItsStreamSentIt() {
+        let core = makeCore()
+        register(core)
+        let receipts = Receipts()
+        let stream = try! core.attachStream(project: "demo", token: "device-1", listener: receipts.hold).get()
+        let sent = sendFCM(core).sent
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.pending])
+        receipts.settleAll(sent: true)
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.delivered])
+        stream.close()
+    }
+
+    func testDeliveriesAStreamDidNotSendGoBackToPendingInSendOrder() {
+        let core = makeCore()
+        register(core)
+        sendFCM(core, data: [("n", "1")])
+        sendFCM(core, data: [("n", "2")])
+        let receipts = Receipts()
+        let stream = try! core.attachStream(project: "demo", token: "device-1", listener: receipts.hold).get()
+        sendFCM(core, data: [("n", "3")])
+        XCTAssertEqual(receipts.events.count, 3)
+        stream.close()
+        receipts.settleAll(sent: false)
+        let device = try! core.device(project: "demo", token: "device-1").get()
+        XCTAssertEqual(device.pendingCount, 3)
+        let again = try! core.connect(project: "demo", token: "device-1").get()
+        XCTAssertEqual(again.compactMap { $0.notification?.payload["n"] }, [str("1"), str("2"), str("3")])
+    }
+
+    func testADeliverySentByAnyOfTheDevicesStreamsIsDelivered() {
+        let core = makeCore()
+        register(core)
+        let failing = Receipts()
+        let working = Receipts()
+        let streams = [failing, working].map { try! core.attachStream(project: "demo", token: "device-1", listener: $0.hold).get() }
+        let sent = sendFCM(core).sent
+        failing.settleAll(sent: false)
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.pending])
+        working.settleAll(sent: true)
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.delivered])
+        XCTAssertEqual(try core.device(project: "demo", token: "device-1").get().pendingCount, 0)
+        streams.forEach { $0.close() }
+    }
+
+    func testAMessagesDeletedSignalThatWasNotSentIsOwedAgain() {
+        var configuration = PushCoreConfiguration()
+        configuration.maxPending = 2
+        let core = makeCore(configuration)
+        register(core)
+        for _ in 0..<3 { sendFCM(core) }
+        let receipts = Receipts()
+        let stream = try! core.attachStream(project: "demo", token: "device-1", listener: receipts.hold).get()
+        XCTAssertEqual(receipts.events, [.messagesDeleted(reason: .tooManyPending, count: 3)])
+        stream.close()
+        receipts.settleAll(sent: false)
+        XCTAssertEqual(try core.connect(project: "demo", token: "device-1").get(), [.messagesDeleted(reason: .tooManyPending, count: 3)])
     }
 }

@@ -1,0 +1,175 @@
+"""A delivery is `delivered` only once its event's bytes were handed to the socket; whatever a
+closing or reset stream did not send goes back to `pending`, in order, under the queue rules."""
+import http.client
+import json
+import random
+import socket
+import threading
+import time
+
+from api import Api
+from h2frames import Client, connect
+
+PROJECT = "receipts"
+
+
+def register(api, token):
+    api.register(token=token, platform="ios", bundleId="com.example.app")
+
+
+def states(api, token):
+    status, body = api.call("GET", f"/emulator/v1/projects/{api.project}/messages?token={token}&pageSize=1000")
+    assert status == 200, body
+    return [d["state"] for m in body["messages"] for d in m["deliveries"] if d["token"] == token]
+
+
+def wait_until(predicate, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def open_zero_window_stream(emulator, token, project=PROJECT):
+    """An HTTP/2 device stream whose client grants no flow-control window: nothing can be sent."""
+    client = Client(connect(emulator.port, tls=False))
+    client.start(pairs=[(0x4, 0)])  # SETTINGS_INITIAL_WINDOW_SIZE = 0
+    client.headers(1, path=f"/emulator/v1/projects/{project}/devices/{token}:stream")
+    return client
+
+
+def test_deliveries_a_zero_window_stream_never_sent_stay_pending_and_are_deleted_by_the_queue_rules(emulator):
+    api = Api(emulator.http, PROJECT)
+    register(api, "zero-window")
+    client = open_zero_window_stream(emulator, "zero-window")
+    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")[1]["connected"])
+    for n in range(150):
+        status, body = api.send({"token": "zero-window", "data": {"n": str(n)}})
+        assert status == 200, body
+    # The device is online, but not a byte of any event could leave.
+    assert set(states(api, "zero-window")) == {"pending"}
+    client.sock.close()
+    assert wait_until(lambda: not api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")[1]["connected"])
+    status, device = api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")
+    assert device["pendingCount"] == 150
+    # More than 100 pending when the device connects: deleted, and the app is told.
+    events = api.connect("zero-window")
+    assert events == [{"type": "messagesDeleted", "reason": "tooManyPending", "count": 150}], events
+    assert set(states(api, "zero-window")) == {"deleted"}
+
+
+def test_deliveries_not_sent_before_the_stream_closed_come_back_in_order(emulator):
+    api = Api(emulator.http, PROJECT)
+    register(api, "comes-back")
+    client = open_zero_window_stream(emulator, "comes-back")
+    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/comes-back")[1]["connected"])
+    for n in range(5):
+        assert api.send({"token": "comes-back", "data": {"n": str(n)}})[0] == 200
+    client.sock.close()
+    assert wait_until(lambda: not api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/comes-back")[1]["connected"])
+    events = api.connect("comes-back")
+    assert [e["payload"]["n"] for e in events] == ["0", "1", "2", "3", "4"]
+    assert states(api, "comes-back") == ["delivered"] * 5
+
+
+class Device(threading.Thread):
+    """A device that keeps reconnecting its HTTP/1.1 SSE stream, half-closing it after a short while,
+    and records every notification id it read."""
+
+    def __init__(self, port, token, stop):
+        super().__init__(daemon=True)
+        self.port, self.token, self.stop = port, token, stop
+        self.received = []
+        self.errors = []
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                self.session()
+            except OSError as error:
+                self.errors.append(repr(error))
+                time.sleep(0.05)
+
+    def session(self):
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=1)
+        sock.sendall(f"GET /emulator/v1/projects/{PROJECT}/devices/{self.token}:stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        buffer = b""
+        started = time.monotonic()
+        half_closed = False
+        lifetime = 0.2 + random.random() * 0.4
+        while True:
+            if not half_closed and (time.monotonic() - started > lifetime or self.stop.is_set()):
+                sock.shutdown(socket.SHUT_WR)
+                half_closed = True
+            try:
+                chunk = sock.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\n\n" in buffer:
+                event, _, buffer = buffer.partition(b"\n\n")
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        data = json.loads(line[6:])
+                        if data.get("type") == "notification":
+                            self.received.append(data["id"])
+        sock.close()
+
+
+def test_devices_that_reconnect_all_the_time_get_every_delivery_marked_delivered(emulator):
+    api = Api(emulator.http, PROJECT)
+    tokens = [f"reconnecting-{i}" for i in range(6)]
+    for token in tokens:
+        register(api, token)
+    stop_devices, stop_senders = threading.Event(), threading.Event()
+    devices = [Device(emulator.port, token, stop_devices) for token in tokens]
+    for device in devices:
+        device.start()
+    accepted = []
+
+    def sender():
+        connection = http.client.HTTPConnection("127.0.0.1", emulator.port, timeout=20)
+        while not stop_senders.is_set():
+            body = json.dumps({"message": {"token": random.choice(tokens), "data": {"x": "1"}}})
+            connection.request("POST", f"/v1/projects/{PROJECT}/messages:send", body,
+                               {"Content-Type": "application/json", "Authorization": "Bearer test"})
+            response = connection.getresponse()
+            response.read()
+            if response.status == 200:
+                accepted.append(1)
+
+    senders = [threading.Thread(target=sender, daemon=True) for _ in range(3)]
+    for thread in senders:
+        thread.start()
+    time.sleep(8)
+    stop_senders.set()
+    for thread in senders:
+        thread.join(timeout=30)
+    time.sleep(1)
+    stop_devices.set()
+    for device in devices:
+        device.join(timeout=10)
+    assert len(accepted) > 500
+    for device in devices:
+        # What no session sent is still pending: a last poll collects it.
+        polled = [e["id"] for e in api.connect(device.token) if e["type"] == "notification"]
+        received = device.received + polled
+        assert len(received) == len(set(received)), f"{device.token} got duplicates"
+        status, body = api.call("GET", f"/emulator/v1/projects/{PROJECT}/messages?token={device.token}&pageSize=1000")
+        delivered = set()
+        while True:
+            for message in body["messages"]:
+                for d in message["deliveries"]:
+                    assert d["state"] == "delivered", d
+                    delivered.add(d["id"])
+            if not body.get("nextPageToken"):
+                break
+            status, body = api.call(
+                "GET", f"/emulator/v1/projects/{PROJECT}/messages?token={device.token}&pageSize=1000&pageToken={body['nextPageToken']}")
+        assert delivered == set(received), (
+            f"{device.token}: marked delivered but never read: {sorted(delivered - set(received))[:5]}; "
+            f"read but not marked: {sorted(set(received) - delivered)[:5]}")
