@@ -20,8 +20,13 @@ final class Connection: LoopHandler {
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
     /// Stop reading when this much output waits for the peer.
     static let outputHighWater = 262_144
-    /// A peer that lets this much output pile up (streaming to a client that doesn't read) is dropped.
+    /// What one connection may hold unsent: on HTTP/1.1 a peer that lets this much pile up
+    /// (streaming to a client that doesn't read) is dropped; on HTTP/2 it counts all streaming
+    /// responses together with the connection's output, and the stream whose write goes past it
+    /// is reset.
     static let outputLimit = 8_388_608
+    /// A connection that held more than this returns freed memory to the system when it closes.
+    static let largeOutput = 1_048_576
 
     let fd: Int32
     let context: LoopContext
@@ -29,13 +34,14 @@ final class Connection: LoopHandler {
     private(set) var tls: TLSSession?
     private var phase = Phase.sniffing
     private var detectionBuffer: [UInt8] = []
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    private var output = OutputBuffer()
     /// Bytes ever queued for the peer and ever handed to the socket (or TLS), so that callbacks
     /// can wait for a position in the stream of output.
     private var queuedTotal: UInt64 = 0
     private var sentTotal: UInt64 = 0
     private var sentCallbacks = SentCallbacks()
+    /// Set once the connection has held more than `largeOutput` bytes unsent.
+    var heldLargeOutput = false
     private var readPaused = false
     private var wantsWritable = false
     private var closeWhenFlushed = false
@@ -53,7 +59,7 @@ final class Connection: LoopHandler {
 
     var isSecure: Bool { tls != nil }
     var isClosed: Bool { if case .closed = phase { true } else { false } }
-    var pendingOutput: Int { output.count - outputStart }
+    var pendingOutput: Int { output.count }
 
     // MARK: events
 
@@ -202,14 +208,14 @@ final class Connection: LoopHandler {
     /// Queues bytes for the peer (sent by the next `flush`).
     func send(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
-        output += bytes
+        output.append(bytes)
         queuedTotal &+= UInt64(bytes.count)
     }
 
     /// Queues bytes for the peer.
     func send(_ bytes: [UInt8]) {
         guard !isClosed else { return }
-        output += bytes
+        output.append(bytes)
         queuedTotal &+= UInt64(bytes.count)
     }
 
@@ -237,25 +243,20 @@ final class Connection: LoopHandler {
         while true {
             if pendingOutput < Self.outputHighWater, case .active(let proto) = phase { proto.fillOutput() }
             if pendingOutput == 0 { break }
-            let written = output.withUnsafeBytes { buffer in
-                transportWrite(UnsafeRawBufferPointer(rebasing: buffer[outputStart...]))
-            }
+            let written = output.withUnreadBytes { transportWrite($0) }
             guard let written else {
                 close()
                 return
             }
             if written == 0 { break }
             lastActivity = MonotonicClock.now()
-            outputStart += written
+            output.consume(written)
             sentTotal &+= UInt64(written)
             if !sentCallbacks.isEmpty {
                 for callback in sentCallbacks.takeReached(sentTotal) { callback(true) }
             }
-            if outputStart == output.count {
-                output.removeAll(keepingCapacity: output.capacity <= 1_048_576)
-                outputStart = 0
-            }
         }
+        if pendingOutput > Self.largeOutput { heldLargeOutput = true }
         if pendingOutput > Self.outputLimit {
             close()
             return
@@ -344,8 +345,8 @@ final class Connection: LoopHandler {
         if case .active(let proto) = previous { proto.connectionClosed() }
         context.loop.unregister(fd)
         Socket.close(fd)
-        output = []
-        outputStart = 0
+        output.removeAll()
         for callback in sentCallbacks.takeAll() { callback(false) }
+        if heldLargeOutput { FreeMemory.releaseAfterLargeFree() }
     }
 }

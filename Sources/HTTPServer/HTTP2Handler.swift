@@ -26,6 +26,8 @@ final class HTTP2Handler: ConnectionProtocol {
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.
     private var framedCallbacks: [SentCallback] = []
+    /// Bytes the streaming responses of this connection hold unsent, all streams together.
+    private var streamedBytes = 0
     private var shuttingDown = false
     private var failed = false
     private let maxHeaderBytes: Int
@@ -195,7 +197,7 @@ final class HTTP2Handler: ConnectionProtocol {
         for callback in framedCallbacks { callback(false) }
         framedCallbacks = []
         for stream in streams {
-            stream.dropUnsent()
+            forgetPending(of: stream)
             stream.handler = nil
             stream.slot = nil
         }
@@ -343,7 +345,7 @@ final class HTTP2Handler: ConnectionProtocol {
             last.slot = slot
         }
         stream.slot = nil
-        stream.dropUnsent()
+        forgetPending(of: stream)
         // Written only when set: storing nil over nil still calls into the runtime to release it.
         if let responseStream = stream.responseStream {
             responseStream.clientLeft()
@@ -396,7 +398,8 @@ final class HTTP2Handler: ConnectionProtocol {
         switch response.body {
         case .bytes(let bytes):
             contentLength = bytes.count
-            stream.pending = head ? [] : bytes
+            // A new exchange's stream holds no body yet.
+            if !head { stream.pending.append(bytes) }
             stream.bodyComplete = true
             hasBody = !head && !bytes.isEmpty
         case .stream:
@@ -435,17 +438,14 @@ final class HTTP2Handler: ConnectionProtocol {
     private static func readBody(_ stream: HTTP2Stream, _ buffer: UnsafeMutableRawBufferPointer, _ flags: UnsafeMutablePointer<UInt32>) -> Int {
         let count = min(buffer.count, stream.pendingCount)
         if count > 0 {
-            stream.pending.withUnsafeBytes { source in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.pendingStart..<stream.pendingStart + count]))
+            stream.pending.withUnreadBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<count]))
             }
-            stream.pendingStart += count
+            stream.pending.consume(count)
+            if stream.isStreamed { stream.handler?.streamedBytes -= count }
             stream.framedTotal &+= UInt64(count)
             if !stream.sentCallbacks.isEmpty, let handler = stream.handler {
                 handler.framedCallbacks += stream.sentCallbacks.takeReached(stream.framedTotal)
-            }
-            if stream.pendingStart == stream.pending.count {
-                stream.pending.removeAll(keepingCapacity: !stream.bodyComplete)
-                stream.pendingStart = 0
             }
         }
         if stream.pendingCount == 0 {
@@ -458,6 +458,13 @@ final class HTTP2Handler: ConnectionProtocol {
         return count
     }
 
+    /// Drops what a stream holds unsent (its callbacks learn it was not sent).
+    private func forgetPending(of stream: HTTP2Stream) {
+        if stream.isStreamed { streamedBytes -= stream.pendingCount }
+        stream.pending.removeAll()
+        stream.dropUnsent()
+    }
+
     /// More streaming body (or its end) is ready: wake the deferred data provider and send.
     func resume(_ stream: HTTP2Stream) {
         guard stream.slot != nil else { return }
@@ -465,13 +472,19 @@ final class HTTP2Handler: ConnectionProtocol {
         connection.flush()
     }
 
+    /// Counts `count` more bytes written by a streaming response; false when the connection's
+    /// streaming responses now hold more than `Connection.outputLimit` unsent.
+    func streamed(_ count: Int) -> Bool {
+        streamedBytes += count
+        if streamedBytes > Connection.largeOutput { connection.heldLargeOutput = true }
+        return streamedBytes + connection.pendingOutput <= Connection.outputLimit
+    }
+
     /// Gives up on a stream whose client is not reading.
     func reset(_ stream: HTTP2Stream) {
         nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, UInt32(NGHTTP2_CANCEL.rawValue))
         stream.responseStream?.clientLeft()
-        stream.pending = []
-        stream.pendingStart = 0
-        stream.dropUnsent()
+        forgetPending(of: stream)
         connection.flush()
     }
 }

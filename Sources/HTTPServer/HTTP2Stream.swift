@@ -20,8 +20,7 @@ final class HTTP2Stream: ResponseStreamSink {
     var dispatched = false
 
     /// Response body bytes not yet handed to nghttp2.
-    var pending: [UInt8] = []
-    var pendingStart = 0
+    var pending = OutputBuffer()
     /// True when the whole response body is in `pending` (no more will come).
     var bodyComplete = true
     /// The streaming body, while one is open.
@@ -31,6 +30,9 @@ final class HTTP2Stream: ResponseStreamSink {
     var framedTotal: UInt64 = 0
     /// Callbacks waiting for their bytes to be framed (then they wait on the connection).
     var sentCallbacks = SentCallbacks()
+    /// True once a streaming response wrote into `pending`: its bytes count toward the
+    /// connection's `streamedBytes`.
+    var isStreamed = false
 
     init(id: Int32, handler: HTTP2Handler) {
         self.id = id
@@ -53,12 +55,12 @@ final class HTTP2Stream: ResponseStreamSink {
         if !body.isEmpty { body = [] }
         rejection = nil
         dispatched = false
-        if !pending.isEmpty { pending = [] }
-        pendingStart = 0
+        if !pending.isEmpty { pending.removeAll() }
         bodyComplete = true
         if responseStream != nil { responseStream = nil }
         queuedTotal = 0
         framedTotal = 0
+        isStreamed = false
     }
 
     /// Moves the request's fields out for dispatch, leaving them empty: nothing reads them on the
@@ -74,17 +76,18 @@ final class HTTP2Stream: ResponseStreamSink {
         return taken
     }
 
-    var pendingCount: Int { pending.count - pendingStart }
+    var pendingCount: Int { pending.count }
 
     func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?) {
         guard !bodyComplete, let handler else {
             whenSent?(false)
             return
         }
-        pending += bytes
+        pending.append(bytes)
+        isStreamed = true
         queuedTotal &+= UInt64(bytes.count)
         if let whenSent { sentCallbacks.append(end: queuedTotal, whenSent) }
-        if pendingCount > Connection.outputLimit {
+        if !handler.streamed(bytes.count) {
             handler.reset(self)
             return
         }

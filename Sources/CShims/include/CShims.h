@@ -24,5 +24,9 @@ uint64_t CShims_SSL_OP_NO_COMPRESSION(void);
 uint64_t CShims_SSL_OP_CIPHER_SERVER_PREFERENCE(void);
 /// accept4(2) is only declared under _GNU_SOURCE.
 int CShims_accept4(int fd, int flags);
+/// Returns freed memory to the system: tcmalloc's MallocExtension_ReleaseFreeMemory when the
+/// process runs on tcmalloc (found at run time, so sanitizer builds without it link too), else
+/// glibc's malloc_trim(0).
+void CShims_release_free_memory(void);
 
 #endif
