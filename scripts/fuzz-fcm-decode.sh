@@ -9,7 +9,7 @@ corpus=.build/fuzz-fcm-decode-corpus
 mkdir -p .build "$corpus"
 # The decoder reaches into the message model, its validation and Google's errors: all of PushCore.
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PushCore \
-    Sources/PushCore/*.swift \
+    Sources/PushCore/*.swift Sources/PushCore/*/*.swift \
     Fuzz/FCMSendRequestDecoderFuzz.swift \
     -o .build/fuzz-fcm-decode
 # Seeds: the benchmark body, every field in both spellings, and strings with escapes.
