@@ -7,13 +7,7 @@ seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 mkdir -p .build .build/fuzz-json-corpus
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
-    Sources/PushCore/JSON/JSONValue.swift \
-    Sources/PushCore/JSON/JSONParseError.swift \
-    Sources/PushCore/JSON/JSONParser.swift \
-    Sources/PushCore/JSON/String+SmallASCII.swift \
-    Sources/PushCore/JSON/JSONSerializer.swift \
-    Sources/PushCore/JSON/JSONOutput.swift \
-    Sources/PushCore/JSON/JSONBufferWriter.swift \
+    Sources/ByteCoding/*.swift \
     Fuzz/JSONParserFuzz.swift \
     -o .build/fuzz-json
 # Seeds: a few FCM-shaped documents so the fuzzer starts from realistic structure.

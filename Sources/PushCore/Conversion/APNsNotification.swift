@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// What an Apple device receives: the APNs request headers and the JSON payload.
 ///
 /// Both the FCM conversion and the APNs provider API produce one of these; the queue stores it.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Converts an FCM message into the APNs request an Apple device would get (§3 of the spec).
 public enum AppleConversion {
     /// How long FCM keeps a message when `apns-expiration` is not given: 30 days.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The parts of an FCM message that decide what an Apple device receives, plus what the
 /// emulator knows at send time. The FCM request model maps into this.
 public struct AppleConversionInput: Sendable {

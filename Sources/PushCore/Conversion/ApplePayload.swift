@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The APNs payload of a converted FCM message, serialized as it is built.
 ///
 /// Key order: `aps`, custom keys (from `apns.payload`, then `data` entries whose key is not taken

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One APNs request header, name in lowercase.
 public struct HeaderField: Sendable, Equatable {
     /// The header name, lowercase (`apns-priority`).

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// What the app would do with a delivery: the presentation notes of §6.
 public struct Presentation: Sendable, Equatable {
     /// The sort of push.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Something about a notification that will surprise its sender on a real device.
 /// Warnings are advice only: they never change delivery.
 public enum PresentationWarning: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One message on its way to one device (§4 of the spec).
 public struct Delivery: Sendable, Equatable {
     /// The emulator-wide serial number; `"d-\(number)"` is its public id.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One entry of a delivery's state history.
 public struct DeliveryTransition: Sendable, Equatable {
     /// The state entered.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One app install (§2 of the spec).
 public struct Device: Sendable, Equatable {
     /// The kind of install.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// What a connecting or streaming device receives, one per SSE `data:` line.
 public enum DeviceEvent: Sendable, Equatable {
     /// A notification.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A notification handed to a device: the `notification` event of §5.
 public struct NotificationEvent: Sendable, Equatable {
     /// The delivery id, e.g. `d-17`.

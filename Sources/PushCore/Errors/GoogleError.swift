@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A Google API error, as every Google REST API answers it:
 /// `{"error":{"code":400,"message":"...","status":"INVALID_ARGUMENT","details":[...]}}`.
 ///

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One entry of a `google.rpc.BadRequest` detail: the field at fault and what is wrong.
 public struct GoogleFieldViolation: Sendable, Equatable {
     /// Path of the field, such as `message.data[0].value`; nil when the fault is at the top

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// `message.android`.
 public struct FCMAndroidConfig: Sendable, Equatable {
     /// `AndroidMessagePriority`; sent in either case (`"high"` by the Admin SDKs).

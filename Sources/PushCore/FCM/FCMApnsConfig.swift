@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// `message.apns`: what the FCM → APNs conversion starts from.
 public struct FCMApnsConfig: Sendable, Equatable {
     /// `apns.fcm_options`.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 // The errors of FCM's messages:send, as in fcm-v1.md "Errors". Bodies marked unconfirmed
 // there (QUOTA_EXCEEDED per device, UNAVAILABLE, INTERNAL, message too big) follow the same
 // shape: the canonical status, Google's generic wording, and an FcmError detail.

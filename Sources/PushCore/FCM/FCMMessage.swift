@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// An FCM HTTP v1 `Message`, parsed and validated; what `messages:send` delivers.
 public struct FCMMessage: Sendable, Equatable {
     /// Where it goes.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Reads a JSON value as a proto message the way Google's JSON front end (ESF) does, and
 /// writes it back in a canonical form: proto (snake_case) keys, enums by name, `null` and
 /// proto3 defaults (`""`, `false`) left out.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The body of `POST /v1/projects/{project}/messages:send`:
 /// `{"message": {...}, "validate_only": bool}` (or `validateOnly`).
 public struct FCMSendRequest: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Decodes a send request body straight into `FCMSendRequest`, in one pass over the bytes.
 ///
 /// The general path builds a `JSONValue` tree, maps it to a canonical tree and then reads the
@@ -254,47 +256,9 @@ struct FCMSendRequestFastDecoder {
 
     /// Reads a key: plain ASCII without escapes, one of `keys`.
     private mutating func knownKey<Key>(_ keys: FCMFastKeyTable<Key>) throws(Unsure) -> Int {
-        reader.skipWhitespace()
-        // Local copies: the loop then runs in registers rather than through the reader.
-        let bytes = reader.bytes
-        let start = reader.index &+ 1
-        // Most keys are shorter than 8 bytes: one word holds the key and its closing quote, and
-        // is the key's prefix once the quote and what follows are masked off. A word in the
-        // buffer past the opening quote also puts the quote itself in it.
-        if start &+ 8 <= bytes.count {
-            let base = bytes.baseAddress.unsafelyUnwrapped
-            guard base.load(fromByteOffset: start &- 1, as: UInt8.self) == UInt8(ascii: "\"") else { throw Unsure() }
-            let word = base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-            // The lowest byte flagged is exactly the first quote, backslash, control character or
-            // non-ASCII byte: the key is plain when it is the closing quote. Another one first is
-            // for the general path.
-            let flags = JSONReader.lookFlags(word)
-            if flags != 0 {
-                let count = flags.trailingZeroBitCount &>> 3
-                guard base.load(fromByteOffset: start &+ count, as: UInt8.self) == UInt8(ascii: "\"") else { throw Unsure() }
-                reader.index = start &+ count &+ 1
-                let below: UInt64 = (1 &<< (UInt64(truncatingIfNeeded: count) &* 8)) &- 1
-                let key = UnsafeRawBufferPointer(start: base + start, count: count)
-                guard let position = keys.position(of: key, prefix: word & below) else { throw Unsure() }
-                return position
-            }
+        guard let (key, prefix) = reader.readPlainKey(), let position = keys.position(of: key, prefix: prefix) else {
+            throw Unsure()
         }
-        // Longer keys (`notification`, `validate_only`): whole words first, as the reader skips strings.
-        guard next(is: UInt8(ascii: "\"")) else { throw Unsure() }
-        var end = start
-        while end + 8 <= bytes.count, !JSONReader.needsLook(bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
-            end += 8
-        }
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") { break }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { throw Unsure() }
-            end += 1
-        }
-        guard end < bytes.count else { throw Unsure() }
-        let key = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-        reader.index = end + 1
-        guard let position = keys.position(of: key, prefix: FCMFastKeyTable<Key>.prefix(of: key)) else { throw Unsure() }
         return position
     }
 

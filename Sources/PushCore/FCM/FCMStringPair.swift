@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One entry of a `map<string, string>` (`data`, `apns.headers`, ...), kept in the order sent:
 /// Google's errors name entries by position (`message.data[0].value`).
 public struct FCMStringPair: Sendable, Equatable {

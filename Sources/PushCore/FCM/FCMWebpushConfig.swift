@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// `message.webpush`.
 public struct FCMWebpushConfig: Sendable, Equatable {
     /// `webpush.fcm_options`.

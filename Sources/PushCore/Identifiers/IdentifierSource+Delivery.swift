@@ -1,3 +1,5 @@
+import ByteCoding
+
 extension IdentifierSource {
     /// A new pending delivery of `notification` to `device`, numbered and with its expiration
     /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window).

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Issues FCM message ids: decimal, unique and increasing, 19 digits like the real ones
 /// (`6810356097230477954`).
 public struct MessageIDGenerator: Sendable {

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One accepted send as the message log shows it.
 public struct LoggedMessage: Sendable, Equatable {
     /// The message id.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Whom a message was addressed to.
 public enum MessageTarget: Sendable, Equatable {
     /// An FCM registration token.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One device's subscription to one topic — the `TopicSubscription` resource of FCM's v1
 /// topic API, also listed by the Instance ID API's `GET /iid/info/{token}`.
 public struct TopicSubscription: Sendable, Equatable {

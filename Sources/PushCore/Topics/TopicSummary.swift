@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A topic of a project as `GET /emulator/v1/projects/{project}/topics` lists it. A topic comes
 /// into being with its first subscriber and stays listed (with 0 subscribers) after its last
 /// one leaves, until the project is reset.

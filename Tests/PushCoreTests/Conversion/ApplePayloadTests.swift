@@ -1,3 +1,4 @@
+import ByteCoding
 @testable import PushCore
 import XCTest
 

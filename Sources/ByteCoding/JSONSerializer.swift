@@ -34,7 +34,8 @@ public enum JSONSerializer {
         return output
     }
 
-    private static func writeObject<Output: JSONOutput>(key: StaticString, string text: String, to output: inout Output) {
+    @usableFromInline
+    static func writeObject<Output: JSONOutput>(key: StaticString, string text: String, to output: inout Output) {
         output.appendByte(0x7B)  // {
         output.appendByte(0x22)  // "
         append(key, to: &output)
@@ -55,7 +56,8 @@ public enum JSONSerializer {
     }
 
     /// Appends the value's JSON to `output`.
-    static func write<Output: JSONOutput>(_ value: JSONValue, to output: inout Output) {
+    @inlinable
+    public static func write<Output: JSONOutput>(_ value: JSONValue, to output: inout Output) {
         switch value {
         case .null: append("null", to: &output)
         case .bool(let flag): append(flag ? "true" : "false", to: &output)
@@ -74,7 +76,8 @@ public enum JSONSerializer {
     }
 
     /// Appends the object's JSON to `output`.
-    static func write<Output: JSONOutput>(_ object: JSONObject, to output: inout Output) {
+    @inlinable
+    public static func write<Output: JSONOutput>(_ object: JSONObject, to output: inout Output) {
         output.appendByte(0x7B)  // {
         for (position, member) in object.members.enumerated() {
             if position > 0 { output.appendByte(0x2C) }
@@ -86,15 +89,16 @@ public enum JSONSerializer {
     }
 
     /// Appends `text`'s UTF-8 as it is.
-    private static func appendUTF8<Output: JSONOutput>(of text: String, to output: inout Output) {
+    @inlinable
+    static func appendUTF8<Output: JSONOutput>(of text: String, to output: inout Output) {
         if text.utf8.withContiguousStorageIfAvailable({ output.appendBytes($0) }) == nil {
             Array(text.utf8).withUnsafeBufferPointer { output.appendBytes($0) }
         }
     }
 
     /// Appends `text` as a quoted, escaped JSON string.
-    @inline(__always)
-    static func writeString<Output: JSONOutput>(_ text: String, to output: inout Output) {
+    @inlinable @inline(__always)
+    public static func writeString<Output: JSONOutput>(_ text: String, to output: inout Output) {
         // Most strings written are short plain ASCII: quoted in registers and appended at once,
         // inline at the caller; the rest take a call.
         if output.readsSmallStrings, let small = text.inlineASCIIWords, writeQuotedPlain(small, to: &output) { return }
@@ -102,8 +106,8 @@ public enum JSONSerializer {
     }
 
     /// Appends `text` quoted, its bytes escaped where they need it.
-    @inline(never)
-    private static func writeQuotedEscaped<Output: JSONOutput>(_ text: String, to output: inout Output) {
+    @inlinable @inline(never)
+    static func writeQuotedEscaped<Output: JSONOutput>(_ text: String, to output: inout Output) {
         output.appendByte(0x22)
         // Native strings, small ones included, lend their bytes; others are copied once.
         if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &output) }) == nil {
@@ -114,8 +118,8 @@ public enum JSONSerializer {
 
     /// Appends the string in `small` (see `String.smallASCIIWords`) quoted, when no byte of it
     /// needs an escape; false, having appended nothing, when one does.
-    @inline(__always)
-    private static func writeQuotedPlain<Output: JSONOutput>(
+    @inlinable @inline(__always)
+    static func writeQuotedPlain<Output: JSONOutput>(
         _ small: (low: UInt64, high: UInt64, count: Int), to output: inout Output
     ) -> Bool {
         // Only the string's own bytes are tested: its zero padding is flagged as control
@@ -124,7 +128,7 @@ public enum JSONSerializer {
         let bits = UInt64(truncatingIfNeeded: small.count) &* 8
         let lowMask: UInt64 = bits >= 64 ? ~0 : (1 &<< bits) &- 1
         let highMask: UInt64 = bits <= 64 ? 0 : (1 &<< (bits &- 64)) &- 1
-        guard escapeFlags(small.low) & lowMask | escapeFlags(small.high) & highMask == 0 else { return false }
+        guard JSONStringBytes.escapeFlags(small.low) & lowMask | JSONStringBytes.escapeFlags(small.high) & highMask == 0 else { return false }
         // The quote, the bytes and the closing quote: at most 17 bytes, in three words; the
         // padding is zero, so the closing quote is or-ed in at its place.
         var words = (0x22 | small.low &<< 8, small.low &>> 56 | small.high &<< 8, small.high &>> 56)
@@ -141,14 +145,15 @@ public enum JSONSerializer {
     }
 
     /// Appends `units` with `"`, `\` and control characters escaped, in runs between them.
-    private static func writeEscaped<Output: JSONOutput>(_ units: UnsafeBufferPointer<UInt8>, to output: inout Output) {
+    @inlinable
+    static func writeEscaped<Output: JSONOutput>(_ units: UnsafeBufferPointer<UInt8>, to output: inout Output) {
         guard let base = units.baseAddress else { return }
         var runStart = 0
         var position = 0
         while position < units.count {
             // Most text needs no escape: eight bytes are cleared at once where they fit.
             if position + 8 <= units.count,
-                escapeFlags(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) == 0
+                JSONStringBytes.escapeFlags(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) == 0
             {
                 position += 8
                 continue
@@ -156,7 +161,7 @@ public enum JSONSerializer {
             // Fewer than eight left: the eight bytes ending at the end, some of them cleared
             // already, rather than one at a time.
             if position + 8 > units.count, units.count >= 8,
-                escapeFlags(UnsafeRawPointer(base + units.count - 8).loadUnaligned(as: UInt64.self)) == 0
+                JSONStringBytes.escapeFlags(UnsafeRawPointer(base + units.count - 8).loadUnaligned(as: UInt64.self)) == 0
             {
                 position = units.count
                 continue
@@ -171,23 +176,8 @@ public enum JSONSerializer {
         output.appendBytes(UnsafeBufferPointer(rebasing: units[runStart..<units.count]))
     }
 
-    /// The high bit of each byte of `word` that is below 0x20, `"` or `\`: the per-byte tests
-    /// of `writeEscaped` done on eight bytes together (a byte is zero after `^` when it matched,
-    /// and subtracting from a zero or small byte sets its high bit where the byte's own was
-    /// clear). A borrow runs upwards, so a byte is flagged wrongly only above one flagged rightly.
-    @inline(__always)
-    private static func escapeFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & highBits
-    }
-
-    private static func appendEscape<Output: JSONOutput>(for unit: UInt8, to output: inout Output) {
+    @inlinable
+    static func appendEscape<Output: JSONOutput>(for unit: UInt8, to output: inout Output) {
         output.appendByte(0x5C)  // \
         switch unit {
         case 0x22: output.appendByte(0x22)
@@ -209,8 +199,8 @@ public enum JSONSerializer {
 
     /// Appends `literal`'s bytes as they are: for JSON text known in advance, such as a key
     /// that needs no escaping.
-    @inline(__always)
-    static func append<Output: JSONOutput>(_ literal: StaticString, to output: inout Output) {
+    @inlinable @inline(__always)
+    public static func append<Output: JSONOutput>(_ literal: StaticString, to output: inout Output) {
         output.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import PushCore
+@testable import ByteCoding
 
 final class JSONValueTests: XCTestCase {
     func testSubscriptKeepsOrder() {

@@ -54,24 +54,31 @@ private enum ASCII {
     }
 }
 
-/// The parser's cursor over the bytes; also what `FCMSendRequestFastDecoder` reads with, so
-/// both take strings, literals and nested values by the same rules.
-struct JSONReader {
-    let bytes: UnsafeRawBufferPointer
-    let maxDepth: Int
-    var index = 0
+/// The parser's cursor over the bytes; also what decoders that read a document straight into
+/// their own types (rather than through `JSONValue`) read with, so that they take keys,
+/// strings, literals and nested values by the parser's rules.
+public struct JSONReader {
+    /// The document.
+    public let bytes: UnsafeRawBufferPointer
+    /// The nesting limit of `parseValue(depth:key:)`.
+    public let maxDepth: Int
+    /// The offset of the next byte to read.
+    public var index = 0
     /// Reused for strings that contain escapes.
-    var scratch: [UInt8] = []
+    @usableFromInline var scratch: [UInt8] = []
     /// `String.smallASCIIFormHolds`, read once here rather than through its lazy accessor per string.
-    let makesSmallStrings: Bool
+    @usableFromInline let makesSmallStrings: Bool
 
-    init(buffer: UnsafeRawBufferPointer, maxDepth: Int) {
+    /// A reader at the start of `buffer`, which the caller keeps alive while it reads.
+    public init(buffer: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = buffer
         self.maxDepth = maxDepth
         self.makesSmallStrings = String.smallASCIIFormHolds
     }
 
-    var atEnd: Bool { index >= bytes.count }
+    /// Whether every byte has been read.
+    @inlinable
+    public var atEnd: Bool { index >= bytes.count }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         let value = try parseValue(depth: 0, key: "")
@@ -80,16 +87,17 @@ struct JSONReader {
         return value
     }
 
-    @inline(__always)
-    mutating func skipWhitespace() {
+    /// Moves past spaces, tabs and line breaks.
+    @inlinable @inline(__always)
+    public mutating func skipWhitespace() {
         // Most tokens follow their colon, comma or brace directly: one test, inline, settles
         // those (every whitespace byte is at most a space) without a call.
-        guard index < bytes.count, bytes[index] <= ASCII.space else { return }
+        guard index < bytes.count, bytes[index] <= UInt8(ascii: " ") else { return }
         skipWhitespaceRun()
     }
 
-    @inline(never)
-    private mutating func skipWhitespaceRun() {
+    @usableFromInline @inline(never)
+    mutating func skipWhitespaceRun() {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte == ASCII.space || byte == ASCII.newline || byte == ASCII.carriageReturn || byte == ASCII.tab
@@ -126,7 +134,10 @@ struct JSONReader {
             snippet: snippet, caret: String(repeating: " ", count: position - begin) + "^")
     }
 
-    mutating func parseValue(depth: Int, key: String) throws(JSONParseError) -> JSONValue {
+    /// Parses the value at `index` (whitespace before it skipped), nested `depth` deep: objects
+    /// and arrays in it may nest up to `maxDepth`. `key` is the member it is the value of, for
+    /// the error that names it.
+    public mutating func parseValue(depth: Int, key: String) throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         guard !atEnd else { throw failure(.expectedValue) }
         switch bytes[index] {
@@ -160,7 +171,7 @@ struct JSONReader {
     }
 
     /// Consumes `word` or fails with "Unexpected token." at its start.
-    mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
+    public mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
         let count = word.utf8CodeUnitCount
         guard bytes.count - index >= count else { throw failure(.unexpectedToken) }
         let start = word.utf8Start
@@ -240,8 +251,8 @@ struct JSONReader {
     }
 
     /// Parses a string starting at its opening quote.
-    @inline(__always)
-    mutating func parseString() throws(JSONParseError) -> String {
+    @inlinable @inline(__always)
+    public mutating func parseString() throws(JSONParseError) -> String {
         // Inline at every caller: most strings of a request are short plain ASCII, and a call
         // with the general parser's frame cost more than finding and making one.
         if let short = parseShortPlainString() { return short }
@@ -251,50 +262,49 @@ struct JSONReader {
     /// The string at `index` (its opening quote) when its closing quote comes within the next
     /// 16 bytes and nothing before it needs a look: made straight from the words read, and
     /// `index` moved past it. Nil, having moved nothing, for any other string.
-    @inline(__always)
-    private mutating func parseShortPlainString() -> String? {
+    @inlinable @inline(__always)
+    mutating func parseShortPlainString() -> String? {
         let start = index &+ 1
         // Whole words only, and only in the inline form `smallASCIIFormHolds` vouches for.
         guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
         let base = bytes.baseAddress.unsafelyUnwrapped + start
         let low = base.loadUnaligned(as: UInt64.self)
-        var flags = Self.lookFlags(low)
+        var flags = JSONStringBytes.lookFlags(low)
         var count = 0
         var high: UInt64 = 0
         if flags == 0 {
             guard start &+ 16 <= bytes.count else { return nil }
             high = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            flags = Self.lookFlags(high)
+            flags = JSONStringBytes.lookFlags(high)
             guard flags != 0 else { return nil }
             count = 8
         }
-        // The lowest byte flagged is the first that needs a look (see `lookFlags`): the string
-        // is plain when that byte is its closing quote.
-        let quoteOffset = flags.trailingZeroBitCount &>> 3
-        guard base.load(fromByteOffset: count &+ quoteOffset, as: UInt8.self) == ASCII.quote else { return nil }
-        let below: UInt64 = (1 &<< (UInt64(quoteOffset) &* 8)) &- 1
+        // The lowest byte flagged is the first that needs a look (see `JSONStringBytes`): the
+        // string is plain when that byte is its closing quote.
+        let quoteOffset = WordBytes.firstFlaggedByte(in: flags)
+        guard base.load(fromByteOffset: count &+ quoteOffset, as: UInt8.self) == UInt8(ascii: "\"") else { return nil }
         count &+= quoteOffset
         index = start &+ count &+ 1
         return count <= 7
-            ? String.uncheckedSmallASCII(low: low & below, high: 0, count: count)
-            : String.uncheckedSmallASCII(low: low, high: high & below, count: count)
+            ? String.uncheckedSmallASCII(low: WordBytes.firstBytes(of: low, count: quoteOffset), high: 0, count: count)
+            : String.uncheckedSmallASCII(low: low, high: WordBytes.firstBytes(of: high, count: quoteOffset), count: count)
     }
 
     /// Parses any string starting at its opening quote: `parseString` when the string is not
     /// short and plain.
-    @inline(never)
-    private mutating func parseAnyString() throws(JSONParseError) -> String {
+    @usableFromInline @inline(never)
+    mutating func parseAnyString() throws(JSONParseError) -> String {
         index += 1  // "
         var runStart = index
         // Most strings are plain ASCII: skip over those bytes in a tight loop first, eight at a time
         // while no byte of the eight needs a look (the tests can only err towards looking).
         var position = index
         while position + 8 <= bytes.count {
-            let flags = Self.lookFlags(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            let flags = JSONStringBytes.lookFlags(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             // The lowest byte flagged is the first that needs a look: go straight to it rather
             // than byte by byte through the rest of a short string.
             if flags != 0 {
-                position += flags.trailingZeroBitCount / 8
+                position += WordBytes.firstFlaggedByte(in: flags)
                 break
             }
             position += 8
@@ -335,26 +345,6 @@ struct JSONReader {
             }
         }
         throw failure(.unterminatedString, at: bytes.count)
-    }
-
-    /// True when one of the eight bytes in `word` may be a quote, a backslash, a control
-    /// character or not ASCII: the classic test for a zero byte, `(x - 0x01…) & ~x & 0x80…`,
-    /// which never misses one, applied to `word`, to `word ^ '"'…` and to `word ^ '\\'…`.
-    static func needsLook(_ word: UInt64) -> Bool {
-        lookFlags(word) != 0
-    }
-
-    /// The high bit of each byte of `word` that `needsLook` flags. Each test flags wrongly only
-    /// above a byte it flags rightly (a borrow runs upwards), so the lowest byte flagged is
-    /// exactly the first quote, backslash, control character or non-ASCII byte.
-    @inline(__always)
-    static func lookFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* UInt64(ASCII.quote)), backslashes = word ^ (ones &* UInt64(ASCII.backslash))
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (word | control | quote | backslash) & highs
     }
 
     /// Decodes the escape at `index` (a backslash) into `scratch`.
@@ -448,15 +438,15 @@ struct JSONReader {
         guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
         let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
         // The lowest byte flagged is exactly the first that is not a digit.
-        let flags = String.nonDigitFlags(word)
+        let flags = WordBytes.nonDigitFlags(in: word)
         guard flags != 0 else { return nil }
-        let count = flags.trailingZeroBitCount &>> 3
+        let count = WordBytes.firstFlaggedByte(in: flags)
         guard count > 0, count == 1 || word & 0xFF != UInt64(ASCII.zero) else { return nil }
         // What follows must end the number: a fraction or an exponent is the general path's.
         let next = UInt8(truncatingIfNeeded: word &>> (UInt64(truncatingIfNeeded: count) &* 8))
         guard next != ASCII.dot, next != ASCII.lowerE, next != ASCII.upperE else { return nil }
         index = start &+ count
-        let digits = word & ((1 &<< (UInt64(truncatingIfNeeded: count) &* 8)) &- 1)
+        let digits = WordBytes.firstBytes(of: word, count: count)
         return String.uncheckedSmallASCII(low: digits, high: 0, count: count)
     }
 

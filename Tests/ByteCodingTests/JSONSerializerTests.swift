@@ -1,5 +1,5 @@
 import XCTest
-@testable import PushCore
+@testable import ByteCoding
 
 final class JSONSerializerTests: XCTestCase {
     /// The buffer writer gives the array's bytes when they fit, and otherwise the size they need,
@@ -103,7 +103,7 @@ final class JSONSerializerTests: XCTestCase {
     /// The digits are worked out eight at a time in the lanes of a word: every length, with
     /// random digits and random bytes around them, against `String(_:)` and `Int64(_:)`.
     func testDecimalAndInt64ValueAgreeWithTheStandardLibraryOnRandomValues() {
-        var random = SeededRandomNumberGenerator(seed: 11)
+        var random = SeededRandom(seed: 11)
         var power: Int64 = 1
         for _ in 1...16 {
             for _ in 0..<500 {

@@ -1,6 +1,6 @@
 /// Where `JSONSerializer` writes: a growing byte array, or a `JSONBufferWriter`'s buffer sized
 /// in advance. One escaper serves both.
-protocol JSONOutput {
+public protocol JSONOutput {
     /// Appends one byte.
     mutating func appendByte(_ byte: UInt8)
     /// Appends a run of bytes.
@@ -15,13 +15,21 @@ protocol JSONOutput {
 }
 
 extension Array: JSONOutput where Element == UInt8 {
-    var readsSmallStrings: Bool { String.smallASCIIFormHolds }
+    /// `String.smallASCIIFormHolds`.
+    @inlinable
+    public var readsSmallStrings: Bool { String.smallASCIIFormHolds }
 
-    mutating func appendByte(_ byte: UInt8) { append(byte) }
+    /// Appends one byte.
+    @inlinable
+    public mutating func appendByte(_ byte: UInt8) { append(byte) }
 
-    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+    /// Appends a run of bytes.
+    @inlinable
+    public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
 
-    mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count: Int) {
+    /// Appends the first `count` bytes of `words`.
+    @inlinable
+    public mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count: Int) {
         Swift.withUnsafeBytes(of: words) { append(contentsOf: $0.bindMemory(to: UInt8.self)[..<count]) }
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import PushCore
+@testable import ByteCoding
 
 final class JSONParserTests: XCTestCase {
     func testParsesNestedValuesKeepingOrderAndNumberText() throws {
@@ -145,7 +145,7 @@ final class JSONParserTests: XCTestCase {
                 var bytes = [UInt8](repeating: 0x61, count: 8)
                 bytes[position] = byte
                 let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                XCTAssertEqual(JSONReader.needsLook(word), matters, "byte \(byte) at \(position)")
+                XCTAssertEqual(JSONStringBytes.needsLook(word), matters, "byte \(byte) at \(position)")
             }
         }
     }

@@ -10,6 +10,7 @@ extension String {
     /// standard library makes (`JSONReader` asks once per body, not per string); elsewhere the
     /// reader uses `String(decoding:as:)`.
     @inline(__always)
+    @usableFromInline
     static func uncheckedSmallASCII(_ bytes: UnsafeRawBufferPointer, start: Int, count: Int) -> String {
         inline(inlineASCIIBits(bytes, start: start, count: count))
     }
@@ -17,7 +18,7 @@ extension String {
     /// The string of `count` ASCII bytes (at most 15) held in `low` and `high`, the first in the
     /// lowest byte of `low`, zero past the last: as `uncheckedSmallASCII(_:start:count:)`, for a
     /// reader that has the words in hand already.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func uncheckedSmallASCII(low: UInt64, high: UInt64, count: Int) -> String {
         inline((low, high | (0xE0 | UInt64(truncatingIfNeeded: count)) &<< 56))
     }
@@ -25,8 +26,8 @@ extension String {
     /// The string whose two words are `bits`, which must be an inline form the standard library
     /// makes. Moved out of memory rather than bit-cast: a cast copies, and a copied string is
     /// retained, a call per string even though an inline string holds no reference.
-    @inline(__always)
-    private static func inline(_ bits: (UInt64, UInt64)) -> String {
+    @inlinable @inline(__always)
+    static func inline(_ bits: (UInt64, UInt64)) -> String {
         var bits = bits
         return withUnsafeMutablePointer(to: &bits) {
             $0.withMemoryRebound(to: String.self, capacity: 1) { $0.move() }
@@ -36,7 +37,7 @@ extension String {
     /// `String(value)`, written straight in the inline form for values of up to 15 digits: the
     /// default `apns-expiration` of every send, which `String(_:)` makes through a generic
     /// description.
-    static func decimal(_ value: Int64) -> String {
+    public static func decimal(_ value: Int64) -> String {
         guard smallASCIIFormHolds, value >= 0, value < 1_000_000_000_000_000 else { return String(value) }
         // Eight digits at a time, worked out in the lanes of a word: the first digit in the first byte.
         let last = eightDigits(UInt64(value) % 100_000_000)
@@ -44,13 +45,13 @@ extension String {
         var low: UInt64, high: UInt64, count: UInt64
         if first == 0 {
             // Leading zeros are the low bytes; `0` itself keeps one.
-            let zeros = Swift.min(UInt64(last.trailingZeroBitCount / 8), 7)
+            let zeros = UInt64(Swift.min(WordBytes.firstFlaggedByte(in: last), 7))
             count = 8 - zeros
             low = (last | 0x3030_3030_3030_3030) &>> (8 * zeros)
             high = 0
         } else {
             let digits = eightDigits(first)
-            let zeros = UInt64(digits.trailingZeroBitCount / 8)
+            let zeros = UInt64(WordBytes.firstFlaggedByte(in: digits))
             let leading = 8 - zeros
             count = leading + 8
             let lastText = last | 0x3030_3030_3030_3030
@@ -64,7 +65,7 @@ extension String {
     /// The eight decimal digits of `value` (below 10⁸), leading zeros included, one a byte
     /// (0 to 9, not ASCII), the first in the lowest byte: divisions by 10⁴, 100 and 10 done in
     /// every lane of the word at once, by multiplying.
-    static func eightDigits(_ value: UInt64) -> UInt64 {
+    public static func eightDigits(_ value: UInt64) -> UInt64 {
         var lanes = value / 10_000 | (value % 10_000) &<< 32
         let hundreds = ((lanes &* 10_486) &>> 20) & 0x0000_007F_0000_007F
         lanes = hundreds | (lanes &- hundreds &* 100) &<< 16
@@ -76,7 +77,7 @@ extension String {
     /// digits: every send reads its `apns-expiration` back, and `Int64(_:)` parses through a
     /// generic path that costs more than the rest of making the delivery. Anything else
     /// (a sign, a longer string, other bytes) goes through `Int64(_:)`.
-    var int64Value: Int64? {
+    public var int64Value: Int64? {
         guard let (low, high, count) = smallASCIIWords, count > 0 else { return Int64(self) }
         // At most 15 digits: no overflow. Eight at a time, each word's digits moved to its top
         // bytes behind ASCII zeros, so that a shorter run reads as the same number.
@@ -96,21 +97,13 @@ extension String {
     /// The number written by eight ASCII digits, the first in the lowest byte; nil when a byte is
     /// not a digit. Pairs, then fours, then all eight are combined in the lanes of the word.
     private static func eightDigitValue(_ word: UInt64) -> Int64? {
-        guard nonDigitFlags(word) == 0 else { return nil }
+        guard WordBytes.nonDigitFlags(in: word) == 0 else { return nil }
         var lanes = word &- 0x3030_3030_3030_3030
         lanes = lanes &* 10 &+ lanes &>> 8
         lanes =
             ((lanes & 0x0000_00FF_0000_00FF) &* (100 &+ 1_000_000 &<< 32)
                 &+ (lanes &>> 16 & 0x0000_00FF_0000_00FF) &* (1 &+ 10_000 &<< 32)) &>> 32
         return Int64(truncatingIfNeeded: lanes)
-    }
-
-    /// The top bit of each byte of `word` that is not an ASCII digit (for ASCII bytes): a byte
-    /// below `0` borrows into its top bit, one above `9` carries into it. A borrow runs upwards,
-    /// so the lowest byte flagged is exactly the first that is not a digit.
-    static func nonDigitFlags(_ word: UInt64) -> UInt64 {
-        let lanes = word &- 0x3030_3030_3030_3030
-        return (lanes | (lanes &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
     }
 
     /// The bytes of a string kept in the inline ASCII form, the padding after them cleared, and
@@ -122,7 +115,7 @@ extension String {
 
     /// `smallASCIIWords` without asking `smallASCIIFormHolds`: for callers that have read it
     /// already, and found it true.
-    @inline(__always)
+    @inlinable @inline(__always)
     var inlineASCIIWords: (low: UInt64, high: UInt64, count: Int)? {
         let (low, high) = unsafeBitCast(self, to: (UInt64, UInt64).self)
         // The top four bits say "immortal, ASCII, small" only in this form: large strings clear
@@ -159,6 +152,7 @@ extension String {
     /// Whether `inlineASCIIBits` are, bit for bit, the strings `String(decoding:as:)` makes, for
     /// every length and by each of its ways of reading: true on the 64-bit little-endian
     /// platforms the emulator runs on, checked once rather than assumed.
+    @usableFromInline
     static let smallASCIIFormHolds: Bool = {
         guard MemoryLayout<String>.size == 16, MemoryLayout<(UInt64, UInt64)>.size == 16 else { return false }
         let sample = Array("0123456789abcdefghijklmnopqrstuv".utf8)
