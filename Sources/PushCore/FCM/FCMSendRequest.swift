@@ -14,17 +14,19 @@ public struct FCMSendRequest: Sendable, Equatable {
         self.validateOnly = validateOnly
     }
 
-    /// Parses and validates a request body, throwing the error Google would answer.
+    /// Parses and validates a request body, throwing the error Google would answer: the one
+    /// entry point of a send's body, for the route and the validation tests alike.
     ///
     /// An empty body reads as `{}`, as Google's front end treats it (and so fails with
-    /// "Recipient of the message is not set.").
+    /// "Recipient of the message is not set."). Any other body is JSON text: one of whitespace
+    /// alone is "Unexpected end of string. Expected a value.", as Google's JSON parser words it.
     public init(body: [UInt8]) throws(GoogleError) {
         if let request = Self.decodeWellFormed(body) {
             self = request
             return
         }
         let json: JSONValue
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if body.isEmpty {
             json = .object(JSONObject())
         } else {
             do {

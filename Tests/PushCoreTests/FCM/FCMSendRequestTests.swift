@@ -7,6 +7,22 @@ final class FCMSendRequestTests: XCTestCase {
         try FCMSendRequest(body: Array(body.utf8))
     }
 
+    /// No body at all is an empty request, as Google's front end reads it; a body is JSON text,
+    /// and whitespace alone holds no value.
+    func testEmptyBodyHasNoRecipientAndWhitespaceOnlyIsInvalidJSON() {
+        XCTAssertThrowsError(try parse("")) { error in
+            XCTAssertEqual((error as? GoogleError)?.message, "Recipient of the message is not set.")
+        }
+        for body in [" ", "\n", " \r\n\t "] {
+            XCTAssertThrowsError(try parse(body)) { error in
+                let message = (error as? GoogleError)?.message ?? ""
+                XCTAssertTrue(
+                    message.hasPrefix("Invalid JSON payload received. Unexpected end of string. Expected a value."),
+                    "\(body.debugDescription): \(message)")
+            }
+        }
+    }
+
     /// Every field of the v1 Message, in snake_case; also in `FCMSendRequestFastDecoderTests`' corpus.
     static let snakeCase = #"""
         {"validate_only": true, "message": {
