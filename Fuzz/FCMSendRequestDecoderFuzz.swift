@@ -3,6 +3,8 @@
 // reference: whenever the fast decoder answers, the reference must accept the same bytes and
 // give the same request. Neither may trap on any input.
 
+import ByteCoding
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFCMSendRequestDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Array(UnsafeBufferPointer(start: data, count: size))

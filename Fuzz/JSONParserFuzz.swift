@@ -1,6 +1,6 @@
 // libFuzzer target for JSONParser: any bytes must either fail cleanly or parse to a value
 // that survives serialize → parse unchanged and serializes to the same bytes again.
-// Built by scripts/fuzz-json.sh with swiftc directly, from the PushCore JSON sources only.
+// Built by scripts/fuzz-json.sh with swiftc directly, from the ByteCoding sources alone.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

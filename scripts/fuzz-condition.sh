@@ -7,12 +7,12 @@ seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 mkdir -p .build .build/fuzz-condition-corpus
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
-    Sources/PushCore/TopicNameCharacter.swift \
-    Sources/PushCore/TopicConditionToken.swift \
-    Sources/PushCore/TopicConditionTokenizer.swift \
-    Sources/PushCore/TopicConditionParser.swift \
-    Sources/PushCore/TopicConditionError.swift \
-    Sources/PushCore/TopicCondition.swift \
+    Sources/PushCore/Topics/TopicNameCharacter.swift \
+    Sources/PushCore/Topics/TopicConditionToken.swift \
+    Sources/PushCore/Topics/TopicConditionTokenizer.swift \
+    Sources/PushCore/Topics/TopicConditionParser.swift \
+    Sources/PushCore/Topics/TopicConditionError.swift \
+    Sources/PushCore/Topics/TopicCondition.swift \
     Fuzz/TopicConditionFuzz.swift \
     -o .build/fuzz-condition
 # Seeds: Google's example, every operator and spelling variant, and a few near misses.

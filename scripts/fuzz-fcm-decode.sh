@@ -7,9 +7,12 @@ seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 corpus=.build/fuzz-fcm-decode-corpus
 mkdir -p .build "$corpus"
-# The decoder reaches into the message model, its validation and Google's errors: all of PushCore.
+# The decoder reaches into the message model, its validation and Google's errors: all of PushCore,
+# over the ByteCoding module.
+scripts/build-fuzz-bytecoding.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PushCore \
-    Sources/PushCore/*.swift \
+    -I .build/fuzz-bytecoding -L .build/fuzz-bytecoding -lByteCoding \
+    Sources/PushCore/*.swift Sources/PushCore/*/*.swift \
     Fuzz/FCMSendRequestDecoderFuzz.swift \
     -o .build/fuzz-fcm-decode
 # Seeds: the benchmark body, every field in both spellings, and strings with escapes.

@@ -7,13 +7,7 @@ seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 mkdir -p .build .build/fuzz-json-corpus
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
-    Sources/PushCore/JSONValue.swift \
-    Sources/PushCore/JSONParseError.swift \
-    Sources/PushCore/JSONParser.swift \
-    Sources/PushCore/String+SmallASCII.swift \
-    Sources/PushCore/JSONSerializer.swift \
-    Sources/PushCore/JSONOutput.swift \
-    Sources/PushCore/JSONBufferWriter.swift \
+    Sources/ByteCoding/*.swift \
     Fuzz/JSONParserFuzz.swift \
     -o .build/fuzz-json
 # Seeds: a few FCM-shaped documents so the fuzzer starts from realistic structure.

@@ -1,3 +1,5 @@
+import ByteCoding
+
 extension HTTP1Parser {
     /// Byte classes and scans of RFC 9110/9112 grammar, on raw bytes so the hot path builds no strings.
     enum ASCII {
@@ -81,15 +83,10 @@ extension HTTP1Parser {
             var index = start
             let end = buffer.count
             if let base = buffer.baseAddress {
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                let lfs: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
                 while index &+ 8 <= end {
-                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ lfs
-                    // A zero byte of `word` is an LF; the lowest flagged byte is exact (borrows only
-                    // flag bytes above a real zero).
-                    let zeros = (word &- ones) & ~word & highs
-                    if zeros != 0 { return index &+ zeros.trailingZeroBitCount >> 3 }
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let flags = WordBytes.flags(equalTo: lf, in: word)
+                    if flags != 0 { return index &+ WordBytes.firstFlaggedByte(in: flags) }
                     index &+= 8
                 }
             }

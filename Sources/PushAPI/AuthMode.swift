@@ -1,3 +1,4 @@
+import ByteCoding
 import HTTPServer
 import PushCore
 
@@ -37,7 +38,7 @@ public enum AuthMode: String, Sendable, CaseIterable {
         guard bytes.count - start > 7, let base = bytes.baseAddress else { return false }
         let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
         let bearer: UInt64 = 0x0020_7265_7261_6562  // "bearer " little-endian
-        guard (word | 0x0000_2020_2020_2020) & 0x00FF_FFFF_FFFF_FFFF == bearer else { return false }
+        guard WordBytes.firstBytes(of: word | 0x0000_2020_2020_2020, count: 7) == bearer else { return false }
         return bytes[(start + 7)...].contains { $0 != space }
     }
 }

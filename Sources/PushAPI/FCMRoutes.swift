@@ -1,3 +1,4 @@
+import ByteCoding
 import HTTPServer
 import PushCore
 
@@ -14,15 +15,10 @@ struct FCMRoutes {
         if let rejection = auth.reject(request) { return rejection }
         let project = request.pathParameters["project"] ?? ""
         let sendRequest: FCMSendRequest
-        if let decoded = FCMSendRequest.decodeWellFormed(request.body) {
-            sendRequest = decoded
-        } else {
-            do {
-                let json = request.body.isEmpty ? .object(JSONObject()) : try Self.parse(request.body)
-                sendRequest = try FCMSendRequest(json: json)
-            } catch {
-                return GoogleErrorResponse.make(error)
-            }
+        do {
+            sendRequest = try FCMSendRequest(body: request.body)
+        } catch {
+            return GoogleErrorResponse.make(error)
         }
         let message = sendRequest.message
         let target: MessageTarget
@@ -56,14 +52,6 @@ struct FCMRoutes {
         case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
         case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
         case .rejected(let error): return GoogleErrorResponse.make(error)
-        }
-    }
-
-    private static func parse(_ body: [UInt8]) throws(GoogleError) -> JSONValue {
-        do {
-            return try JSONParser.parse(body)
-        } catch {
-            throw GoogleError.invalidJSONPayload(error)
         }
     }
 

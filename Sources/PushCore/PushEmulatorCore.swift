@@ -1,3 +1,4 @@
+import ByteCoding
 import Synchronization
 
 /// The emulator's domain behind one lock: devices, queues, the message log and the clock.

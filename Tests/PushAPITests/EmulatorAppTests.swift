@@ -1,3 +1,4 @@
+import ByteCoding
 import HTTPServer
 import PushCore
 import XCTest
@@ -44,6 +45,24 @@ final class EmulatorAppTests: XCTestCase {
         XCTAssertEqual(status, 400)
         XCTAssertEqual(body?["error"]?["status"], .string("INVALID_ARGUMENT"))
         XCTAssertEqual(call("POST", "/emulator/v1/projects/p/devices/\(token):connect").1?["events"], .array([]))
+    }
+
+    /// The route reads a body as `FCMSendRequest(body:)` does: no body has no recipient, a body
+    /// of whitespace alone is invalid JSON.
+    func testSendAnswersEmptyAndWhitespaceOnlyBodiesAsTheRequestParserDoes() {
+        for body in ["", " \n\t"] {
+            let (status, answer) = call("POST", "/v1/projects/p/messages:send", body)
+            XCTAssertEqual(status, 400, body.debugDescription)
+            var expected = ""
+            do {
+                _ = try FCMSendRequest(body: Array(body.utf8))
+            } catch {
+                expected = error.message
+            }
+            XCTAssertEqual(answer?["error"]?["message"]?.stringValue, expected, body.debugDescription)
+        }
+        XCTAssertEqual(call("POST", "/v1/projects/p/messages:send", "").1?["error"]?["message"]?.stringValue,
+                       "Recipient of the message is not set.")
     }
 
     func testAuthModeAnyRequiresBearer() {

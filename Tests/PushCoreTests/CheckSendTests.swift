@@ -1,3 +1,4 @@
+import ByteCoding
 import XCTest
 
 @testable import PushCore

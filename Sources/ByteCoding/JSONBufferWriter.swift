@@ -1,0 +1,109 @@
+/// JSON output into a buffer sized in advance, through a pointer: an array checks its uniqueness
+/// and capacity on every append, which cost more than the bytes written when a payload is built
+/// from many short pieces.
+///
+/// What does not fit is counted but not written, so that a writer that ran out of room tells how
+/// large a buffer the same writes need.
+public struct JSONBufferWriter: JSONOutput {
+    @usableFromInline let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written so far, or that would have been, past the end included.
+    @inlinable
+    public var count: Int { counted }
+    @usableFromInline var counted = 0
+    /// `String.smallASCIIFormHolds`, read once.
+    public let readsSmallStrings: Bool
+
+    /// A writer that starts at the beginning of `buffer`.
+    public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+        readsSmallStrings = String.smallASCIIFormHolds
+    }
+
+    /// Whether some writes did not fit, so that the buffer holds only part of the output.
+    @inlinable
+    public var overflowed: Bool { counted > buffer.count }
+
+    /// The bytes written, valid while the buffer is.
+    @inlinable
+    public var written: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: buffer[..<min(counted, buffer.count)])
+    }
+
+    /// Takes back the last byte written. After an overflow the count still tells the size
+    /// needed: what follows cannot fit either, and ends past the end.
+    @inlinable
+    public mutating func removeLast() {
+        counted -= 1
+    }
+
+    /// Appends one byte, or counts it when it does not fit.
+    @inlinable
+    public mutating func appendByte(_ byte: UInt8) {
+        // A buffer with room for a byte has an address.
+        if counted < buffer.count { buffer.baseAddress.unsafelyUnwrapped[counted] = byte }
+        counted += 1
+    }
+
+    /// Appends a run of bytes, or counts them when they do not fit.
+    @inlinable @inline(__always)
+    public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let length = bytes.count
+        if let source = bytes.baseAddress, length > 0, counted + length <= buffer.count {
+            let target = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + counted)
+            // Most runs are short (a literal key, a string's bytes): copied as a few words that
+            // overlap rather than through `memmove`, whose call and checks cost more than the
+            // copy. Inline, a literal's length is known and only its own case is left.
+            if length <= 32 {
+                Self.copyShort(UnsafeRawPointer(source), length, to: target)
+            } else {
+                target.copyMemory(from: source, byteCount: length)
+            }
+        }
+        counted += length
+    }
+
+    /// Copies `length` bytes (1 to 32): the first and the last word of the size that fits,
+    /// overlapping in the middle, both read before either is written.
+    @inlinable @inline(__always)
+    static func copyShort(_ source: UnsafeRawPointer, _ length: Int, to target: UnsafeMutableRawPointer) {
+        if length >= 16 {
+            let first = (source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let last = (
+                source.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self),
+                source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            )
+            target.storeBytes(of: first.0, as: UInt64.self)
+            target.storeBytes(of: first.1, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: last.0, toByteOffset: length - 16, as: UInt64.self)
+            target.storeBytes(of: last.1, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 8 {
+            let first = source.loadUnaligned(as: UInt64.self), last = source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self), last = source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: length - 4, as: UInt32.self)
+        } else {
+            for offset in 0..<length {
+                target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
+            }
+        }
+    }
+
+    /// Appends the first `wordBytes` bytes of `words`, or counts them when they do not fit.
+    @inlinable @inline(__always)
+    public mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count wordBytes: Int) {
+        if counted + 24 <= buffer.count {
+            // All three words, with the bytes past `wordBytes` overwritten later or never read:
+            // three stores instead of a copy.
+            let target = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + counted)
+            target.storeBytes(of: words.0, as: UInt64.self)
+            target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: words.2, toByteOffset: 16, as: UInt64.self)
+            counted += wordBytes
+        } else {
+            withUnsafeBytes(of: words) { appendBytes(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<wordBytes])) }
+        }
+    }
+}

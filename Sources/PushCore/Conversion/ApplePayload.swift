@@ -1,0 +1,226 @@
+import ByteCoding
+
+/// The APNs payload of a converted FCM message, serialized as it is built.
+///
+/// Key order: `aps`, custom keys (from `apns.payload`, then `data` entries whose key is not taken
+/// yet), then FCM's keys. An FCM key replaces a custom key of the same name, which then appears
+/// only at the end. The bytes are written straight from the input's parts: a send converts one
+/// message, and building a JSON tree only to serialize it cost more than the rest of the
+/// conversion.
+struct ApplePayload {
+    /// The serialized payload, in a buffer of its size.
+    private(set) var bytes: [UInt8] = []
+    /// Whether `aps` asks the system to show or sound something.
+    private(set) var isUserVisible = false
+    /// The size of the scratch buffer a payload is first written into: the most
+    /// `withUnsafeTemporaryAllocation` puts on the stack without asking the runtime. Most payloads
+    /// fit; a longer one is written again at the size the first pass counted, which costs less
+    /// than working out every payload's size in advance.
+    static let firstScratchByteCount = 1024
+
+    /// The payload for `input`.
+    init(_ input: borrowing AppleConversionInput) {
+        let custom = input.apnsPayload?.members ?? []
+        // The notification's fields read in one pass: each `input.notification?.field` copies
+        // the whole notification and frees the copy.
+        let title, body, image: String?
+        let hasNotification: Bool
+        switch input.notification {
+        case .some(let notification):
+            (title, body, image, hasNotification) = (notification.title, notification.body, notification.image, true)
+        case .none:
+            (title, body, image, hasNotification) = (nil, nil, nil, false)
+        }
+        let replaced = ReplacedKeys(input, analytics: hasNotification, notificationImage: image)
+        var aps = JSONObject()
+        if let given = custom.first(where: { $0.key == "aps" }), case .object(let object) = given.value {
+            aps = object
+        }
+        let alert = AlertFill(aps: aps, title: title, body: body)
+        // Written through a pointer into scratch space, then copied once into a buffer of the
+        // payload's size.
+        var capacity = Self.firstScratchByteCount
+        while true {
+            let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+                var output = JSONBufferWriter(scratch)
+                write(input, aps: aps, alert: alert, custom: custom, replaced: replaced, to: &output)
+                if !output.overflowed { bytes = Array(output.written) }
+                return output.count
+            }
+            if needed <= capacity { break }
+            capacity = needed
+        }
+    }
+
+    private mutating func write(
+        _ input: borrowing AppleConversionInput, aps: JSONObject, alert: AlertFill, custom: [JSONObject.Member],
+        replaced: ReplacedKeys, to output: inout JSONBufferWriter
+    ) {
+        JSONSerializer.append("{\"aps\":", to: &output)
+        writeAPS(aps, alert: alert, to: &output)
+        var removed = ReplacedKeys.Removed()
+        for member in custom where member.key != "aps" {
+            // Only the first of a key goes: a JSON object made in code may repeat one.
+            if let slot = replaced.slot(of: member.key), removed.insert(slot) { continue }
+            output.appendByte(0x2C)
+            JSONSerializer.writeString(member.key, to: &output)
+            output.appendByte(0x3A)
+            JSONSerializer.write(member.value, to: &output)
+        }
+        for (position, entry) in input.data.enumerated() {
+            guard entry.key != "aps", !custom.contains(where: { $0.key == entry.key }),
+                !input.data[..<position].contains(where: { $0.key == entry.key })
+            else { continue }
+            if let slot = replaced.slot(of: entry.key), removed.insert(slot) { continue }
+            output.appendByte(0x2C)
+            JSONSerializer.writeString(entry.key, to: &output)
+            output.appendByte(0x3A)
+            JSONSerializer.writeString(entry.value, to: &output)
+        }
+        writeFCMKeys(input, replaced: replaced, to: &output)
+        output.appendByte(0x7D)
+    }
+
+    private mutating func writeAPS(_ aps: JSONObject, alert: AlertFill, to output: inout JSONBufferWriter) {
+        output.appendByte(0x7B)
+        if alert.isNew {
+            // A new alert goes first, where Apple's and Google's examples put it.
+            JSONSerializer.append("\"alert\":{", to: &output)
+            writeAlertFields(alert, afterOthers: false, to: &output)
+            output.appendByte(0x7D)
+            isUserVisible = true
+        }
+        for (position, member) in aps.members.enumerated() {
+            if position > 0 || alert.isNew { output.appendByte(0x2C) }
+            JSONSerializer.writeString(member.key, to: &output)
+            output.appendByte(0x3A)
+            JSONSerializer.write(member.value, to: &output)
+            if position == alert.position, alert.title != nil || alert.body != nil {
+                // Back over the alert object's closing brace, to add what it lacks.
+                output.removeLast()
+                writeAlertFields(alert, afterOthers: !alert.givenIsEmpty, to: &output)
+                output.appendByte(0x7D)
+            }
+            if !isUserVisible && APNsNotification.isUserVisibleKey(member.key) { isUserVisible = true }
+        }
+        output.appendByte(0x7D)
+    }
+
+    private func writeAlertFields(_ alert: AlertFill, afterOthers: Bool, to output: inout JSONBufferWriter) {
+        // Each key with the comma before it, when one is needed, as one literal.
+        if let title = alert.title {
+            JSONSerializer.append(afterOthers ? ",\"title\":" : "\"title\":", to: &output)
+            JSONSerializer.writeString(title, to: &output)
+        }
+        if let body = alert.body {
+            JSONSerializer.append(afterOthers || alert.title != nil ? ",\"body\":" : "\"body\":", to: &output)
+            JSONSerializer.writeString(body, to: &output)
+        }
+    }
+
+    private func writeFCMKeys(_ input: borrowing AppleConversionInput, replaced: ReplacedKeys, to output: inout JSONBufferWriter) {
+        JSONSerializer.append(",\"gcm.message_id\":", to: &output)
+        // A send's id is copied from the end of its name: digits, with nothing to escape.
+        let digits = input.messageIDDigitsAtEnd
+        let copied: Void? =
+            digits > 0
+            ? input.messageIDSource.utf8.withContiguousStorageIfAvailable { name in
+                output.appendByte(0x22)
+                output.appendBytes(UnsafeBufferPointer(rebasing: name[(name.count - digits)...]))
+                output.appendByte(0x22)
+            } : nil
+        if copied == nil { JSONSerializer.writeString(input.messageID, to: &output) }
+        // The analytics flag and the sender id's key, side by side, as one literal.
+        JSONSerializer.append(
+            replaced.analytics ? ",\"google.c.a.e\":\"1\",\"google.c.sender.id\":" : ",\"google.c.sender.id\":", to: &output)
+        JSONSerializer.writeString(input.senderID, to: &output)
+        if let fid = input.fid {
+            JSONSerializer.append(",\"google.c.fid\":", to: &output)
+            JSONSerializer.writeString(fid, to: &output)
+        }
+        if let image = replaced.image {
+            JSONSerializer.append(",\"fcm_options\":{\"image\":", to: &output)
+            JSONSerializer.writeString(image, to: &output)
+            output.appendByte(0x7D)
+        }
+    }
+}
+
+/// Where `notification.title/body` go in `aps`: into a new alert when `apns.payload` gives none,
+/// into its alert object where that lacks them, nowhere when the alert is a string.
+private struct AlertFill {
+    /// The position of the alert object to fill, when there is one to fill.
+    let position: Int?
+    /// Whether the alert is made here.
+    let isNew: Bool
+    /// Whether the given alert object has no members.
+    let givenIsEmpty: Bool
+    /// The title to write, if any.
+    let title: String?
+    /// The body to write, if any.
+    let body: String?
+
+    init(aps: borrowing JSONObject, title: String?, body: String?) {
+        guard title != nil || body != nil else {
+            (position, isNew, givenIsEmpty, self.title, self.body) = (nil, false, true, nil, nil)
+            return
+        }
+        guard let found = aps.members.firstIndex(where: { $0.key == "alert" }) else {
+            (position, isNew, givenIsEmpty, self.title, self.body) = (nil, true, true, title, body)
+            return
+        }
+        guard case .object(let given) = aps.members[found].value else {
+            (position, isNew, givenIsEmpty, self.title, self.body) = (nil, false, true, nil, nil)
+            return
+        }
+        position = found
+        isNew = false
+        givenIsEmpty = given.isEmpty
+        self.title = given["title"] == nil ? title : nil
+        self.body = given["body"] == nil ? body : nil
+    }
+}
+
+/// The keys FCM writes last for one input, each of which removes a custom key of that name.
+private struct ReplacedKeys {
+    /// Which of the keys (by `slot(of:)`) a custom key has already given up.
+    struct Removed {
+        private var bits: UInt8 = 0
+
+        /// Marks `slot`; true when it was not marked yet.
+        mutating func insert(_ slot: Int) -> Bool {
+            let bit: UInt8 = 1 << slot
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
+    }
+
+    /// Whether `google.c.a.e` is written (for messages with a notification).
+    let analytics: Bool
+    /// Whether `google.c.fid` is written (for messages sent to a fid).
+    let fid: Bool
+    /// `fcm_options.image`, when written.
+    let image: String?
+
+    /// The keys for `input`, whose notification (`analytics`: there is one) has `notificationImage`.
+    init(_ input: borrowing AppleConversionInput, analytics: Bool, notificationImage: String?) {
+        self.analytics = analytics
+        fid = input.fid != nil
+        image = input.apnsImage ?? notificationImage
+    }
+
+    /// A number for `key` when FCM writes it for this input, or nil.
+    func slot(of key: String) -> Int? {
+        // Most keys are none of these, and a length tells that for less than five comparisons.
+        let length = key.utf8.count
+        guard length == 11 || length == 12 || length == 14 || length == 18 else { return nil }
+        return switch key {
+        case "gcm.message_id": 0
+        case "google.c.a.e" where analytics: 1
+        case "google.c.sender.id": 2
+        case "google.c.fid" where fid: 3
+        case "fcm_options" where image != nil: 4
+        default: nil
+        }
+    }
+}

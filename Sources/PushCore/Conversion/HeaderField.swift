@@ -1,0 +1,51 @@
+import ByteCoding
+
+/// One APNs request header, name in lowercase.
+public struct HeaderField: Sendable, Equatable {
+    /// The header name, lowercase (`apns-priority`).
+    public var name: String
+    /// The header value as sent.
+    public var value: String
+
+    /// Makes a header; the name is stored lowercase because HTTP header names are case-insensitive.
+    public init(_ name: String, _ value: String) {
+        self.name = Self.lowercased(name)
+        self.value = value
+    }
+
+    /// Makes a header whose name is lowercase already, as the names the emulator writes itself are.
+    init(lowercaseName name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// `name` in lowercase; names are nearly always lowercase already, and checking costs less
+    /// than lowercasing.
+    static func lowercased(_ name: String) -> String {
+        let isUppercase = { (byte: UInt8) in byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        let hasUppercase =
+            name.utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercase) }
+            ?? name.utf8.contains(where: isUppercase)
+        return hasUppercase ? name.lowercased() : name
+    }
+}
+
+extension Array where Element == HeaderField {
+    /// The value of the first header called `name` (any case), or nil.
+    public func value(named name: String) -> String? {
+        value(lowercaseName: HeaderField.lowercased(name))
+    }
+
+    /// The value of the first header called `name`, which is lowercase already: the emulator's
+    /// own lookups need not check their fixed names for capitals on every call.
+    func value(lowercaseName name: String) -> String? {
+        // By position: `first(where:)` copies each field it tries, retaining both its strings.
+        for index in indices where self[index].name == name { return self[index].value }
+        return nil
+    }
+
+    /// The headers as a JSON object, in order.
+    public var json: JSONValue {
+        .object(JSONObject(map { JSONObject.Member(key: $0.name, value: .string($0.value)) }))
+    }
+}

@@ -1,0 +1,92 @@
+import ByteCoding
+
+/// One message on its way to one device (§4 of the spec).
+public struct Delivery: Sendable, Equatable {
+    /// The emulator-wide serial number; `"d-\(number)"` is its public id.
+    public let number: Int
+    /// The name of the message it belongs to (`projects/demo/messages/...`).
+    public let messageName: String
+    /// The device's FCM registration token.
+    public let token: String
+    /// Which API sent it.
+    public let origin: DeliveryOrigin
+    /// When it was accepted.
+    public let enqueuedAt: Timestamp
+    /// After this instant it is no longer delivered (from `apns-expiration`).
+    public let expiresAt: Timestamp
+    /// `apns-expiration: 0`: delivered only if the device is online at send time.
+    public let isNowOrNever: Bool
+    /// Whether the notification has an `apns-collapse-id` (known without a scan of its headers).
+    let hasCollapseID: Bool
+    /// What the device receives.
+    public let notification: APNsNotification
+    /// The app state the presentation notes are for: the device's at send time, then at delivery.
+    var presentedAppState: AppState
+    /// The states after the first (`pending` at `enqueuedAt`), which every delivery has: most
+    /// stored deliveries never change state, and an empty array takes no memory.
+    private var laterTransitions: [DeliveryTransition] = []
+
+    init(
+        number: Int, messageName: String, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
+        expiresAt: Timestamp, isNowOrNever: Bool, hasCollapseID: Bool, notification: APNsNotification,
+        presentedAppState: AppState
+    ) {
+        self.number = number
+        self.messageName = messageName
+        self.token = token
+        self.origin = origin
+        self.enqueuedAt = enqueuedAt
+        self.expiresAt = expiresAt
+        self.isNowOrNever = isNowOrNever
+        self.hasCollapseID = hasCollapseID
+        self.notification = notification
+        self.presentedAppState = presentedAppState
+    }
+
+    /// What the app would do with it, in `presentedAppState` (worked out on each read).
+    public var presentation: Presentation {
+        Presentation.describe(notification, origin: origin, appState: presentedAppState)
+    }
+
+    /// Every state it has been in, oldest first; the last is the current state.
+    public var history: [DeliveryTransition] {
+        [DeliveryTransition(state: .pending, at: enqueuedAt)] + laterTransitions
+    }
+
+    /// The public id, e.g. `d-17`.
+    public var id: String { "d-\(number)" }
+
+    /// The current state.
+    public var state: DeliveryState { laterTransitions.last?.state ?? .pending }
+
+    /// `apns-collapse-id`, if any.
+    public var collapseID: String? { notification.collapseID }
+
+    /// When it was delivered, if it was.
+    public var deliveredAt: Timestamp? { laterTransitions.last(where: { $0.state == .delivered })?.at }
+
+    /// Whether `expiresAt` has passed at `now`.
+    public func isExpired(at now: Timestamp) -> Bool { now > expiresAt }
+
+    mutating func move(to state: DeliveryState, at time: Timestamp, reason: String? = nil) {
+        laterTransitions.append(DeliveryTransition(state: state, at: time, reason: reason))
+    }
+
+    /// The delivery as the message log shows it.
+    public var json: JSONValue {
+        .object(JSONObject([
+            JSONObject.Member(key: "id", value: .string(id)),
+            JSONObject.Member(key: "messageName", value: .string(messageName)),
+            JSONObject.Member(key: "token", value: .string(token)),
+            JSONObject.Member(key: "origin", value: .string(origin.rawValue)),
+            JSONObject.Member(key: "enqueuedAt", value: .string(enqueuedAt.rfc3339)),
+            JSONObject.Member(key: "expiresAt", value: .string(expiresAt.rfc3339)),
+            JSONObject.Member(key: "collapseId", value: collapseID.map(JSONValue.string) ?? .null),
+            JSONObject.Member(key: "headers", value: notification.headers.json),
+            JSONObject.Member(key: "payload", value: .object(notification.payload)),
+            JSONObject.Member(key: "state", value: .string(state.rawValue)),
+            JSONObject.Member(key: "presentation", value: presentation.json),
+            JSONObject.Member(key: "history", value: .array(history.map(\.json))),
+        ]))
+    }
+}

@@ -1,0 +1,79 @@
+import ByteCoding
+
+/// One app install (§2 of the spec).
+public struct Device: Sendable, Equatable {
+    /// The kind of install.
+    public var platform: Platform
+    /// The app's bundle id; the default `apns-topic` of its notifications.
+    public var bundleID: String
+    /// The FCM registration token that addresses it.
+    public let token: String
+    /// Its APNs device token (lowercase hex), if it has one.
+    public let apnsToken: String?
+    /// Where the app is; decides the presentation notes.
+    public var appState: AppState
+    /// When it was registered.
+    public let registeredAt: Timestamp
+    /// When it last connected (or a stream of it closed); nil if never.
+    public internal(set) var lastConnectedAt: Timestamp?
+    /// Its topic subscriptions, by topic name.
+    public internal(set) var subscriptions: [String: TopicSubscription] = [:]
+    /// Stored deliveries (by number), oldest first.
+    public internal(set) var pendingDeliveryNumbers: [Int] = []
+    /// Whether a stream of it is open.
+    public internal(set) var isConnected = false
+    /// Deliveries given to its open streams that no stream has sent yet, by number: how many
+    /// streams still carry each. They are `pending` until one is sent.
+    var handedOver: [Int: Int] = [:]
+
+    /// Deliveries thrown away since it last connected, owed as one `messagesDeleted` event.
+    var owedDeletion: OwedDeletion?
+    /// A `messagesDeleted` signal the device has yet to receive.
+    struct OwedDeletion: Sendable, Equatable {
+        /// The reason of the latest deletion.
+        var reason: DeletionReason
+        /// How many deliveries were deleted since the device last connected.
+        var count: Int
+    }
+
+    /// Registration order within the project, for paging.
+    let sequence: Int
+
+    init(
+        platform: Platform, bundleID: String, token: String, apnsToken: String?, appState: AppState,
+        registeredAt: Timestamp, sequence: Int
+    ) {
+        self.platform = platform
+        self.bundleID = bundleID
+        self.token = token
+        self.apnsToken = apnsToken
+        self.appState = appState
+        self.registeredAt = registeredAt
+        self.sequence = sequence
+    }
+
+    /// Topics it is subscribed to.
+    public var topics: Set<String> { Set(subscriptions.keys) }
+
+    /// How many deliveries are stored for it or on their way to it.
+    public var pendingCount: Int { pendingDeliveryNumbers.count + handedOver.count }
+
+    /// The instant its offline time counts from: the later of `lastConnectedAt` and `registeredAt`.
+    public var offlineSince: Timestamp { max(lastConnectedAt ?? registeredAt, registeredAt) }
+
+    /// The device JSON of the admin API.
+    public var json: JSONValue {
+        .object(JSONObject([
+            JSONObject.Member(key: "token", value: .string(token)),
+            JSONObject.Member(key: "platform", value: .string(platform.rawValue)),
+            JSONObject.Member(key: "bundleId", value: .string(bundleID)),
+            JSONObject.Member(key: "apnsToken", value: apnsToken.map(JSONValue.string) ?? .null),
+            JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
+            JSONObject.Member(key: "topics", value: .array(subscriptions.keys.sorted().map(JSONValue.string))),
+            JSONObject.Member(key: "pendingCount", value: .number(String(pendingCount))),
+            JSONObject.Member(key: "connected", value: .bool(isConnected)),
+            JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
+            JSONObject.Member(key: "lastConnectedAt", value: lastConnectedAt.map { .string($0.rfc3339) } ?? .null),
+        ]))
+    }
+}

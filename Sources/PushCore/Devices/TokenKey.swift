@@ -1,0 +1,50 @@
+import ByteCoding
+
+/// A registration token as a dictionary key, hashed through a 64-bit digest of its bytes.
+///
+/// Every send to a token looks its device up, and `String` feeds all of a token's bytes
+/// (~80) through SipHash: that cost more than the rest of the lookup. The digest reads the
+/// bytes a word at a time (`ASCIIDigest`); the `Hasher` then mixes only the digest, still with its per-process
+/// seed. Equality is on the whole token, so a dictionary behaves as if keyed by the string.
+/// Tokens are not secret and the emulator is local: keys chosen to collide could slow their
+/// own lookups, nothing more.
+///
+/// `String` equality is canonical equivalence, under which a few non-ASCII strings equal ASCII
+/// ones (the Kelvin sign equals `K`), with different bytes: a non-ASCII token gets the digest
+/// `unhashed`, and `DeviceTable` finds it by comparing strings.
+struct TokenKey: Hashable, Sendable {
+    /// The token itself.
+    let token: String
+    /// The digest of the token's bytes; `unhashed` for a non-ASCII token.
+    let digest: UInt64
+
+    /// The digest of every non-ASCII token (an ASCII one may have it too, by chance).
+    static var unhashed: UInt64 { ASCIIDigest.nonASCII }
+
+    init(_ token: String) {
+        self.token = token
+        digest = Self.digest(of: token)
+    }
+
+    static func == (lhs: TokenKey, rhs: TokenKey) -> Bool {
+        lhs.digest == rhs.digest && lhs.token == rhs.token
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+    }
+
+    /// What `Dictionary` asks for: the digest mixed with the dictionary's seed directly, which
+    /// costs less than starting and finishing a `Hasher` for one word, and still differs per
+    /// process and per dictionary as the `Hasher`'s would.
+    func _rawHashValue(seed: Int) -> Int {
+        Int(truncatingIfNeeded: ASCIIDigest.mix(digest ^ UInt64(truncatingIfNeeded: seed)))
+    }
+
+    /// A digest of the UTF-8 bytes of `token`: equal ASCII strings give equal digests;
+    /// `unhashed` for a non-ASCII one.
+    static func digest(of token: String) -> UInt64 {
+        token.utf8.withContiguousStorageIfAvailable { ASCIIDigest.digest(of: UnsafeRawBufferPointer($0)) }
+            ?? Array(token.utf8).withUnsafeBytes { ASCIIDigest.digest(of: $0) }
+    }
+}

@@ -1,0 +1,74 @@
+import ByteCoding
+
+// The errors of FCM's messages:send, as in fcm-v1.md "Errors". Bodies marked unconfirmed
+// there (QUOTA_EXCEEDED per device, UNAVAILABLE, INTERNAL, message too big) follow the same
+// shape: the canonical status, Google's generic wording, and an FcmError detail.
+extension GoogleError {
+    /// 400 from FCM's own validation (not the JSON front end): a `BadRequest` naming `field`
+    /// when one is at fault, then an FcmError `INVALID_ARGUMENT` — the shape Google uses for
+    /// "Recipient of the message is not set.".
+    public static func fcmInvalidArgument(_ message: String, field: String?) -> GoogleError {
+        var details: [JSONValue] = []
+        if let field {
+            details.append(GoogleErrorDetail.badRequest([GoogleFieldViolation(field: field, description: message)]))
+        }
+        details.append(GoogleErrorDetail.fcmError(.invalidArgument))
+        return GoogleError(status: .invalidArgument, message: message, details: details)
+    }
+
+    /// 400: the token is malformed (or, in strict token mode, unknown).
+    public static func fcmInvalidRegistrationToken() -> GoogleError {
+        GoogleError(
+            status: .invalidArgument, message: "The registration token is not a valid FCM registration token",
+            details: [GoogleErrorDetail.fcmError(.invalidArgument)])
+    }
+
+    /// 404 UNREGISTERED: the app was uninstalled or the token expired.
+    public static func fcmUnregistered() -> GoogleError {
+        GoogleError(
+            status: .notFound, message: "Requested entity was not found.",
+            details: [GoogleErrorDetail.fcmError(.unregistered)])
+    }
+
+    /// 403 SENDER_ID_MISMATCH: the token belongs to another project.
+    public static func fcmSenderIDMismatch() -> GoogleError {
+        GoogleError(
+            status: .permissionDenied, message: "SenderId mismatch",
+            details: [GoogleErrorDetail.fcmError(.senderIDMismatch)])
+    }
+
+    /// 429 QUOTA_EXCEEDED for one device or topic (message wording unconfirmed).
+    public static func fcmQuotaExceeded(retryAfterSeconds: Int? = 60) -> GoogleError {
+        GoogleError(
+            status: .resourceExhausted, message: "Quota exceeded for the message target.",
+            details: [GoogleErrorDetail.fcmError(.quotaExceeded)], retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 503 UNAVAILABLE; the SDKs retry it and honour `Retry-After`.
+    public static func fcmUnavailable(retryAfterSeconds: Int? = nil) -> GoogleError {
+        GoogleError(
+            status: .unavailable, message: "The service is currently unavailable.",
+            details: [GoogleErrorDetail.fcmError(.unavailable)], retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 500 INTERNAL; the Python SDK retries it.
+    public static func fcmInternal() -> GoogleError {
+        GoogleError(
+            status: .internal, message: "Internal error encountered.",
+            details: [GoogleErrorDetail.fcmError(.internal)])
+    }
+
+    /// 401 THIRD_PARTY_AUTH_ERROR: APNs or Web Push refused FCM's credentials.
+    public static func fcmThirdPartyAuthError() -> GoogleError {
+        GoogleError(
+            status: .unauthenticated, message: "Auth error from APNS or Web Push Service",
+            details: [GoogleErrorDetail.fcmError(.thirdPartyAuthError)])
+    }
+
+    /// 400 for a message over its size limit (4096 bytes to a device, 2048 to a topic).
+    /// Google's wording is unconfirmed; this one says what to do.
+    public static func fcmMessageTooBig(byteCount: Int, limit: Int) -> GoogleError {
+        fcmInvalidArgument(
+            "Message is too big: \(byteCount) bytes, the limit is \(limit). Send less data.", field: "message")
+    }
+}

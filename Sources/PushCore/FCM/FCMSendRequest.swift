@@ -1,0 +1,60 @@
+import ByteCoding
+
+/// The body of `POST /v1/projects/{project}/messages:send`:
+/// `{"message": {...}, "validate_only": bool}` (or `validateOnly`).
+public struct FCMSendRequest: Sendable, Equatable {
+    /// The message to send.
+    public var message: FCMMessage
+    /// Validate only: answer as for a send, deliver nothing.
+    public var validateOnly: Bool
+
+    /// Makes a request.
+    public init(message: FCMMessage, validateOnly: Bool = false) {
+        self.message = message
+        self.validateOnly = validateOnly
+    }
+
+    /// Parses and validates a request body, throwing the error Google would answer: the one
+    /// entry point of a send's body, for the route and the validation tests alike.
+    ///
+    /// An empty body reads as `{}`, as Google's front end treats it (and so fails with
+    /// "Recipient of the message is not set."). Any other body is JSON text: one of whitespace
+    /// alone is "Unexpected end of string. Expected a value.", as Google's JSON parser words it.
+    public init(body: [UInt8]) throws(GoogleError) {
+        if let request = Self.decodeWellFormed(body) {
+            self = request
+            return
+        }
+        let json: JSONValue
+        if body.isEmpty {
+            json = .object(JSONObject())
+        } else {
+            do {
+                json = try JSONParser.parse(body)
+            } catch {
+                throw GoogleError.invalidJSONPayload(error)
+            }
+        }
+        try self.init(json: json)
+    }
+
+    /// The request a well-formed body holds, decoded in one pass without building JSON trees;
+    /// nil when the body is in any way unusual, valid or not, and the general path
+    /// (`init(body:)`, `init(json:)`) must decide. When not nil, it equals what `init(body:)` gives.
+    public static func decodeWellFormed(_ body: [UInt8]) -> FCMSendRequest? {
+        body.withUnsafeBytes { FCMSendRequestFastDecoder.decode($0) }
+    }
+
+    /// Validates an already parsed body, throwing the error Google would answer.
+    public init(json: JSONValue) throws(GoogleError) {
+        var mapper = FCMProtoJSONMapper()
+        let canonical = mapper.mapRoot(json, as: FCMSchema.sendMessageRequest)
+        if !mapper.violations.isEmpty {
+            throw GoogleError.invalidArgument(
+                mapper.violations.map(\.description).joined(separator: "\n"), fieldViolations: mapper.violations)
+        }
+        let message = try FCMMessage(canonical: canonical["message"]?.objectValue ?? JSONObject())
+        try message.validate()
+        self.init(message: message, validateOnly: canonical["validate_only"]?.boolValue ?? false)
+    }
+}

@@ -1,0 +1,44 @@
+import ByteCoding
+
+extension IdentifierSource {
+    /// A new pending delivery of `notification` to `device`, numbered and with its expiration
+    /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window).
+    mutating func makeDelivery(
+        _ notification: APNsNotification, messageName: String, device: Device, origin: DeliveryOrigin, now: Timestamp
+    ) -> Delivery {
+        // One pass over the headers, which are lowercase already (a generated `apns-id` aside),
+        // by position: a loop over the fields themselves copies each, retaining both its strings.
+        var expiration: String?
+        var hasCollapseID = false
+        let fields = notification.fields
+        for index in fields.indices {
+            // Lengths first: comparing text costs more, and only two names matter here.
+            switch fields[index].name.utf8.count {
+            case 15 where fields[index].name == "apns-expiration": expiration = expiration ?? fields[index].value
+            case 16 where fields[index].name == "apns-collapse-id": hasCollapseID = true
+            default: break
+            }
+        }
+        let isNowOrNever = expiration == "0"
+        var seconds: Int64?
+        if !isNowOrNever, let expiration {
+            if expiration == lastExpiration.text {
+                seconds = lastExpiration.seconds
+            } else {
+                seconds = expiration.int64Value
+                lastExpiration = (expiration, seconds)
+            }
+        }
+        let expiresAt =
+            isNowOrNever
+            ? now
+            : seconds.map { Timestamp(secondsSinceEpoch: $0) }
+                ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
+        defer { nextDeliveryNumber += 1 }
+        return Delivery(
+            number: nextDeliveryNumber, messageName: messageName, token: device.token, origin: origin,
+            enqueuedAt: now, expiresAt: expiresAt, isNowOrNever: isNowOrNever, hasCollapseID: hasCollapseID,
+            notification: notification,
+            presentedAppState: device.appState)
+    }
+}
