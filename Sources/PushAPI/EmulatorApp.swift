@@ -36,6 +36,12 @@ public struct EmulatorApp: Sendable {
         router.notFound = { request in
             GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")
         }
+        // Every `{project}` is checked once here, before any handler: see docs/fcm.md.
+        let invalidProject = GoogleErrorResponse.make(ProjectID.invalidError)
+        router.checkParameters = { parameters in
+            guard let project = parameters["project"], !ProjectID.isValid(project) else { return nil }
+            return invalidProject
+        }
         router.methodNotAllowed = { request, allowed in
             var response = GoogleErrorResponse.protocolError(
                 status: 405, message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or ")).")
