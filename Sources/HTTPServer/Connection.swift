@@ -303,8 +303,8 @@ final class Connection: LoopHandler {
 
     func checkDeadline(now: UInt64) {
         let configuration = context.configuration
-        let headerLimit = UInt64(configuration.headerTimeoutSeconds * 1e9)
-        let idleLimit = UInt64(configuration.idleTimeoutSeconds * 1e9)
+        let headerLimit = MonotonicClock.nanoseconds(seconds: configuration.headerTimeoutSeconds)
+        let idleLimit = MonotonicClock.nanoseconds(seconds: configuration.idleTimeoutSeconds)
         switch phase {
         case .closed:
             return

@@ -60,9 +60,10 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs `task` on the loop's thread after `milliseconds`. Safe from any thread.
+    /// Runs `task` on the loop's thread after `milliseconds` (never, when that is past what the
+    /// clock counts). Safe from any thread.
     public func schedule(afterMilliseconds milliseconds: Int, _ task: @escaping @Sendable () -> Void) {
-        let deadline = MonotonicClock.now() + UInt64(max(0, milliseconds)) * 1_000_000
+        let deadline = MonotonicClock.deadline(after: MonotonicClock.nanoseconds(milliseconds: milliseconds))
         execute { [self] in
             let index = timers.firstIndex(where: { $0.deadline <= deadline }) ?? timers.endIndex
             timers.insert((deadline, task), at: index)
@@ -144,7 +145,7 @@ public final class EventLoop: @unchecked Sendable {
         execute { [self] in
             guard !stopping else { return }
             stopping = true
-            stopDeadline = MonotonicClock.now() + UInt64(graceSeconds * 1e9)
+            stopDeadline = MonotonicClock.deadline(after: MonotonicClock.nanoseconds(seconds: graceSeconds))
             for case let handler? in handlers { handler.beginShutdown() }
         }
     }
@@ -156,7 +157,8 @@ public final class EventLoop: @unchecked Sendable {
         while true {
             let now = MonotonicClock.now()
             let wake = min(nextSweep, timers.last?.deadline ?? .max)
-            let timeout = now >= wake ? 0 : Int32((wake - now) / 1_000_000) + 1
+            // The next sweep bounds the wait, but an epoll timeout must fit Int32 whatever wakes it.
+            let timeout = now >= wake ? 0 : Int32(min((wake - now) / 1_000_000, UInt64(Int32.max - 1))) + 1
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }

@@ -61,6 +61,9 @@ public struct Router: Sendable {
     public var notFound: HTTPHandler
     /// Answers a path some route matches with another method; gets the allowed methods.
     public var methodNotAllowed: @Sendable (HTTPRequest, [String]) -> HTTPResponse
+    /// Checks a matched route's path parameters before its handler runs: an answer refuses the
+    /// request with it (e.g. a malformed id that no handler should see); nil lets it through.
+    public var checkParameters: (@Sendable (PathParameters) -> HTTPResponse?)?
 
     /// Makes a router with plain-text 404 and 405 answers.
     public init() {
@@ -141,7 +144,10 @@ public struct Router: Sendable {
                 }
             }
         }
-        if let found { return routesByLength[found].handler(request) }
+        if let found {
+            if let checkParameters, let refusal = checkParameters(request.pathParameters) { return refusal }
+            return routesByLength[found].handler(request)
+        }
         return allowed.isEmpty ? notFound(request) : methodNotAllowed(request, allowed)
     }
 

@@ -5,12 +5,17 @@ import Synchronization
 /// The open `:stream` responses per device, so that uninstalling a device or resetting a project
 /// ends them (the core drops its listeners without telling them).
 final class DeviceStreams: Sendable {
-    private let open = Mutex<[String: [ObjectIdentifier: ResponseStream]]>([:])
+    /// A device by its project and token side by side: a key joined into one string let a project
+    /// whose id held the separator (`a\0b`) be taken for another's (`a`) when that one was reset.
+    private struct DeviceKey: Hashable {
+        let project: String
+        let token: String
+    }
 
-    private static func key(_ project: String, _ token: String) -> String { project + "\u{0}" + token }
+    private let open = Mutex<[DeviceKey: [ObjectIdentifier: ResponseStream]]>([:])
 
     func add(_ stream: ResponseStream, project: String, token: String) {
-        let key = Self.key(project, token)
+        let key = DeviceKey(project: project, token: token)
         open.withLock { $0[key, default: [:]][ObjectIdentifier(stream)] = stream }
         stream.onClose { [weak self] in
             self?.open.withLock { open in
@@ -25,8 +30,8 @@ final class DeviceStreams: Sendable {
         let streams = open.withLock { open -> [ResponseStream] in
             open.filter { key, _ in
                 guard let project else { return true }
-                guard let token else { return key.hasPrefix(project + "\u{0}") }
-                return key == Self.key(project, token)
+                guard let token else { return key.project == project }
+                return key == DeviceKey(project: project, token: token)
             }.flatMap { $0.value.values }
         }
         for stream in streams { stream.finish() }

@@ -14,6 +14,8 @@ public struct EmulatorApp: Sendable {
         public var core = PushCoreConfiguration()
         /// Seconds between heartbeat comments on device streams.
         public var heartbeatSeconds = 15
+        /// Whether `/emulator/v1/debug/...` is served (`--enable-debug-routes`); off, it is unknown.
+        public var debugRoutes = false
 
         /// Makes settings.
         public init(caPEM: String? = nil) {
@@ -34,6 +36,12 @@ public struct EmulatorApp: Sendable {
         router.notFound = { request in
             GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")
         }
+        // Every `{project}` is checked once here, before any handler: see docs/fcm.md.
+        let invalidProject = GoogleErrorResponse.make(ProjectID.invalidError)
+        router.checkParameters = { parameters in
+            guard let project = parameters["project"], !ProjectID.isValid(project) else { return nil }
+            return invalidProject
+        }
         router.methodNotAllowed = { request, allowed in
             var response = GoogleErrorResponse.protocolError(
                 status: 405, message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or ")).")
@@ -50,14 +58,7 @@ public struct EmulatorApp: Sendable {
             }
             return .text(200, caPEM, contentType: "application/x-pem-file")
         }
-        router.add("GET", "/emulator/v1/debug/tick") { request in
-            // Numbered events on a timer, for trying streaming responses by hand.
-            let count = Int(request.queryItem("count") ?? "") ?? 10
-            let intervalMs = Int(request.queryItem("intervalMs") ?? "") ?? 100
-            return HTTPResponse(status: 200, headers: ["content-type": "text/event-stream", "cache-control": "no-cache"], body: .stream { stream in
-                Ticker.run(stream: stream, count: count, intervalMs: intervalMs)
-            })
-        }
+        if settings.debugRoutes { DebugRoutes().register(in: &router) }
         FCMRoutes(core: core, auth: settings.auth).register(in: &router)
         TopicRoutes(core: core, auth: settings.auth).register(in: &router)
         InstanceIDRoutes(core: core, auth: settings.auth).register(in: &router)

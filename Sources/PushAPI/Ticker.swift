@@ -1,7 +1,7 @@
 import HTTPServer
 
-/// Writes `count` numbered Server-Sent Events, one every `intervalMs`, then finishes — the
-/// `/emulator/v1/debug/tick` route, for trying streaming by hand.
+/// Writes `count` numbered Server-Sent Events, one every `intervalMs`, then finishes: the body
+/// of `/emulator/v1/debug/tick` (`DebugRoutes`).
 enum Ticker {
     static func run(stream: ResponseStream, count: Int, intervalMs: Int, sent: Int = 0) {
         guard !stream.isClosed else { return }

@@ -73,12 +73,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds between heartbeat comments on device streams.")
     var heartbeatSeconds = 15
 
+    @Flag(inversion: .prefixedNo, help: "Serve /emulator/v1/debug/tick, numbered events on a timer for trying streaming by hand.")
+    var enableDebugRoutes = false
+
     static let environmentOptions: [EnvironmentOptions.Option] = [
         .init(name: "host"), .init(name: "port"), .init(name: "threads"), .init(name: "tls-cert"), .init(name: "tls-key"),
         .init(name: "tls-hostname"), .init(name: "data-dir"), .init(name: "max-body-bytes"), .init(name: "max-header-bytes"),
         .init(name: "max-concurrent-streams"), .init(name: "idle-timeout"), .init(name: "header-timeout"),
         .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "tokens"),
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"),
+        .init(name: "enable-debug-routes", isFlag: true),
     ]
 
     func validate() throws {
@@ -99,6 +103,10 @@ struct ServeCommand: ParsableCommand {
         guard maxPending >= 0, heartbeatSeconds > 0 else { throw ValidationError("--max-pending and --heartbeat-seconds must be positive") }
         // Both become milliseconds in Int64 arithmetic: bounded, they cannot overflow it.
         guard heartbeatSeconds <= 86_400 else { throw ValidationError("--heartbeat-seconds must be at most 86400 (a day)") }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout)]
+        where !(value > 0 && value <= Self.longestTimeout) {
+            throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400 (a day)")
+        }
     }
 
     func run() throws {
@@ -138,6 +146,7 @@ struct ServeCommand: ParsableCommand {
             tokenMode: TokenMode(rawValue: tokens) ?? .lenient, offlineLimitSeconds: Self.seconds(offlineLimit) ?? 2_592_000,
             maxPending: maxPending, senderID: senderId)
         settings.heartbeatSeconds = heartbeatSeconds
+        settings.debugRoutes = enableDebugRoutes
         let app = EmulatorApp(settings: settings)
         configuration.errorResponse = app.errorResponse
         let server = try HTTPServer(configuration: configuration) { request in app.handle(request) }
@@ -159,6 +168,9 @@ struct ServeCommand: ParsableCommand {
         }
         return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
     }
+
+    /// The longest `--idle-timeout` and `--header-timeout`, in seconds: a day.
+    static let longestTimeout: Double = 86_400
 
     /// The longest `--offline-limit`: a hundred years, far past any test, and small enough that
     /// the rule's arithmetic in milliseconds cannot overflow.

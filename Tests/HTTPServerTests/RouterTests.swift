@@ -22,6 +22,18 @@ final class RouterTests: XCTestCase {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    func testParameterCheckRefusesBeforeTheHandler() {
+        var router = router()
+        router.checkParameters = { parameters in
+            parameters["project"] == "bad\u{0}id" ? .text(400, "bad project") : nil
+        }
+        let refused = router.handle(HTTPRequest(method: "POST", target: "/v1/projects/bad%00id/messages:send"))
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertEqual(body(refused), "bad project")
+        XCTAssertEqual(body(router.handle(HTTPRequest(method: "POST", target: "/v1/projects/good/messages:send"))), "send good")
+        XCTAssertEqual(router.handle(HTTPRequest(method: "GET", target: "/nowhere")).status, 404)
+    }
+
     func testVerbSuffixAndParameters() {
         let response = router().handle(HTTPRequest(method: "POST", target: "/v1/projects/demo-1/messages:send"))
         XCTAssertEqual(response.status, 200)

@@ -1,5 +1,6 @@
 """Bad input never takes the server down: each case gets a clear answer or a close, and the
 server keeps serving other clients with bounded memory."""
+import json
 import os
 import socket
 import subprocess
@@ -214,3 +215,32 @@ def test_out_of_range_durations_on_the_command_line_are_refused_at_start():
         out = subprocess.run([BIN, "serve", "--port", "0", *args], capture_output=True, text=True, timeout=30)
         assert out.returncode == 64, (args, out.returncode, out.stderr)
         assert "Error:" in out.stderr and args[0] in out.stderr, out.stderr
+
+
+def test_out_of_range_timeouts_on_the_command_line_are_refused_at_start():
+    # Both become nanoseconds at every timeout sweep: 1e300 once trapped the server at its first connection.
+    for name, value in (("--idle-timeout", "1e300"), ("--idle-timeout", "86401"), ("--header-timeout", "nan"),
+                        ("--header-timeout", "0"), ("--idle-timeout", "-1")):
+        out = subprocess.run([BIN, "serve", "--port", "0", f"{name}={value}"], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 64, (name, value, out.returncode, out.stderr)
+        assert "Error:" in out.stderr and name in out.stderr, out.stderr
+
+
+def test_debug_routes_are_unknown_by_default(emu):
+    status, _, body = curl(f"{emu.http}/emulator/v1/debug/tick?count=1&intervalMs=1")
+    assert status == 404, body
+    assert json.loads(body)["error"]["status"] == "NOT_FOUND"
+
+
+def test_an_out_of_range_tick_is_refused_and_the_server_lives(start_emulator):
+    # intervalMs=100000000000000 once overflowed the event loop's timer arithmetic and took the server down.
+    emu = start_emulator("--enable-debug-routes")
+    for query in ("count=2&intervalMs=100000000000000", "count=2&intervalMs=99999999999999999999", "intervalMs=0",
+                  "intervalMs=-1", "intervalMs=60001", "intervalMs=soon", "count=0", "count=1000001"):
+        status, _, body = curl(f"{emu.http}/emulator/v1/debug/tick?{query}")
+        assert status == 400, (query, status, body)
+        error = json.loads(body)["error"]
+        assert error["status"] == "INVALID_ARGUMENT" and "must be a whole number" in error["message"], (query, error)
+    still_serving(emu)
+    status, _, body = curl(f"{emu.http}/emulator/v1/debug/tick?count=2&intervalMs=1")
+    assert (status, body.count("data: ")) == (200, 2), (status, body)

@@ -238,3 +238,52 @@ def test_clock_endpoints(api):
     assert api.advance(-5)[0] == 400
     status, reset = api.reset_clock()
     assert reset["offsetSeconds"] == 0
+
+
+def open_stream(emu, project, token):
+    """A raw HTTP/1.1 `:stream` of one device, read until its response head."""
+    sock = socket.create_connection(("127.0.0.1", emu.port), timeout=10)
+    sock.sendall(f"GET /emulator/v1/projects/{project}/devices/{token}:stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = sock.recv(65536)
+        assert chunk, received
+        received += chunk
+    assert received.startswith(b"HTTP/1.1 200"), received
+    return sock
+
+
+def test_project_ids_are_checked_and_a_reset_ends_only_its_own_projects_streams(emu):
+    # A stream of a device in project a%00b once ended when project a was reset: streams were
+    # keyed by "project\0token" and a reset matched the prefix. Such ids are refused now, and
+    # streams are keyed by the pair.
+    api = Api(emu.http)
+    auth = {"Authorization": "Bearer test", "Content-Type": "application/json"}
+    for bad in ("a%00b", "a%2Fb", "a%0Ab", "a%20b", "p" * 101):
+        for method, path, body in (("POST", f"/emulator/v1/projects/{bad}/devices", {}),
+                                   ("GET", f"/emulator/v1/projects/{bad}/devices/tok:stream", None),
+                                   ("POST", f"/v1/projects/{bad}/messages:send", {"message": {"token": "tok"}}),
+                                   ("POST", f"/v1/projects/{bad}/registrations/tok/topicSubscriptions?topicName=news", {}),
+                                   ("DELETE", f"/emulator/v1/projects/{bad}", None)):
+            status, answer = api.call(method, path, body, auth)
+            assert status == 400, (bad, method, path, status, answer)
+            assert answer["error"]["status"] == "INVALID_ARGUMENT" and "project id" in answer["error"]["message"]
+    # The same token in projects "nul-a" and "nul-a-b": resetting the first ends only its stream.
+    token = "same-token:APA91bInTwoProjects"
+    first, second = Api(emu.http, project="nul-a"), Api(emu.http, project="nul-a-b")
+    for client in (first, second):
+        client.register(token=token)
+    first_stream, second_stream = open_stream(emu, "nul-a", token), open_stream(emu, "nul-a-b", token)
+    with first_stream, second_stream:
+        assert api.call("DELETE", "/emulator/v1/projects/nul-a")[0] == 200
+        received = b""
+        while not received.endswith(b"0\r\n\r\n"):
+            chunk = first_stream.recv(65536)
+            assert chunk, received[-200:]
+            received += chunk
+        assert second.send(numbered(token, 7))[0] == 200
+        received = b""
+        while b'"n":"7"' not in received:
+            chunk = second_stream.recv(65536)
+            assert chunk, received[-200:]
+            received += chunk

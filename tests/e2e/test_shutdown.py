@@ -8,7 +8,7 @@ from conftest import curl
 
 
 def test_sigterm_during_h2load(start_emulator):
-    emu = start_emulator("--access-log=false") if False else start_emulator("--no-access-log")
+    emu = start_emulator("--no-access-log", "--enable-debug-routes")
     load = subprocess.Popen(
         ["h2load", "-n", "2000000", "-c", "16", "-m", "32", f"{emu.http}/healthz"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

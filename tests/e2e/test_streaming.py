@@ -7,7 +7,18 @@ import h2.config
 import h2.connection
 import h2.events
 
-from conftest import curl, wait_until
+import pytest
+
+from conftest import Emulator, curl, wait_until
+
+
+@pytest.fixture(scope="module")
+def emulator():
+    # The tick route that these tests stream from is served only with --enable-debug-routes.
+    emu = Emulator("--enable-debug-routes")
+    yield emu
+    assert emu.alive(), "the emulator died during the tests:\n" + emu.stderr()[-3000:]
+    emu.stop()
 
 
 def test_stream_over_http11_with_curl(emulator):

@@ -75,6 +75,25 @@ def test_v1_errors(api, topics):
     assert status == 400 and "Unknown name" in body["error"]["message"]
 
 
+def test_one_topic_length_rule_for_every_api(api, topics):
+    # A 901-character topic was refused by the subscription APIs but accepted by a send.
+    token = api.register()
+    longest, too_long = "a" * 900, "a" * 901
+    for send in ({"topic": too_long}, {"condition": f"'{too_long}' in topics"}, {"topic": "b" * 100000}):
+        status, body = api.send(send)
+        assert status == 400, (status, body)
+        assert body["error"]["status"] == "INVALID_ARGUMENT" and "use 1 to 900 of the characters" in body["error"]["message"]
+        assert body["error"]["details"][-1]["errorCode"] == "INVALID_ARGUMENT"
+    status, body = topics.subscribe(token, too_long)
+    assert status == 400 and "use 1 to 900 of the characters" in body["error"]["message"]
+    for operation in ("batchAdd", "batchRemove"):
+        status, body = topics.batch(operation, f"/topics/{too_long}", [token])
+        assert status == 400 and body["error"] == "INVALID_ARGUMENT", (operation, status, body)
+    assert topics.subscribe(token, longest)[0] == 200
+    assert api.send({"topic": longest})[0] == 200
+    assert api.send({"condition": f"'{longest}' in topics"})[0] == 200
+
+
 def test_v1_strict_mode_knows_only_registered_devices(start_emulator):
     emu = start_emulator("--tokens", "strict")
     topics = Topics(Api(emu.http))

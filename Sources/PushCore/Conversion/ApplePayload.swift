@@ -17,6 +17,9 @@ struct ApplePayload {
     /// fit; a longer one is written again at the size the first pass counted, which costs less
     /// than working out every payload's size in advance.
     static let firstScratchByteCount = 1024
+    /// Up to this many custom keys and data entries together, a data entry's key is checked
+    /// against the others by a scan, which costs less than a set for the maps clients send.
+    static let keysCheckedByScan = 32
 
     /// The payload for `input`.
     init(_ input: borrowing AppleConversionInput) {
@@ -67,10 +70,19 @@ struct ApplePayload {
             output.appendByte(0x3A)
             JSONSerializer.write(member.value, to: &output)
         }
+        // A data entry goes when no custom key and no earlier entry has its key. A few keys are
+        // checked by a scan; many through a set, so that a body of thousands stays linear.
+        let checksBySet = custom.count + input.data.count > Self.keysCheckedByScan
+        var taken: Set<String> = checksBySet ? Set(custom.lazy.map(\.key)) : []
         for (position, entry) in input.data.enumerated() {
-            guard entry.key != "aps", !custom.contains(where: { $0.key == entry.key }),
-                !input.data[..<position].contains(where: { $0.key == entry.key })
-            else { continue }
+            guard entry.key != "aps" else { continue }
+            if checksBySet {
+                guard taken.insert(entry.key).inserted else { continue }
+            } else {
+                guard !custom.contains(where: { $0.key == entry.key }),
+                    !input.data[..<position].contains(where: { $0.key == entry.key })
+                else { continue }
+            }
             if let slot = replaced.slot(of: entry.key), removed.insert(slot) { continue }
             output.appendByte(0x2C)
             JSONSerializer.writeString(entry.key, to: &output)

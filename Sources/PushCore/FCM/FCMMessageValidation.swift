@@ -45,8 +45,8 @@ extension FCMMessage {
                 "The installation ID is empty: set message.fid to a Firebase installation ID.", field: "message.fid")
         case .topic(let topic) where !Self.isValidTopicName(topic):
             throw GoogleError.fcmInvalidArgument(
-                "Invalid topic name \"\(topic)\": use the characters a-z A-Z 0-9 - _ . ~ % only,"
-                    + " without the /topics/ prefix.",
+                "Invalid topic name \"\(topic)\": use 1 to \(TopicNameCharacter.maximumNameLength) of the characters"
+                    + " a-z A-Z 0-9 - _ . ~ %, without the /topics/ prefix.",
                 field: "message.topic")
         case .condition(let condition):
             // Parsed again at send time; parsing is cheap and keeps FCMTarget a plain value.
@@ -60,7 +60,8 @@ extension FCMMessage {
         }
     }
 
-    /// True for `[a-zA-Z0-9-_.~%]+` (v1 topic names carry no `/topics/` prefix).
+    /// True for `[a-zA-Z0-9-_.~%]{1,900}` (v1 topic names carry no `/topics/` prefix): the one
+    /// topic name rule (`TopicNameCharacter`).
     public static func isValidTopicName(_ name: String) -> Bool {
         TopicNameCharacter.isValidName(name)
     }

@@ -60,8 +60,8 @@ public struct TopicConditionError: Error, Sendable, Equatable, CustomStringConve
         case .emptyName:
             "Empty topic name at offset \(offset): write a topic name between the quotes, as in 'news' in topics."
         case .invalidName(let name):
-            "Invalid topic name \"\(name)\" at offset \(offset): use the characters a-z A-Z 0-9 - _ . ~ % only,"
-                + " without the /topics/ prefix."
+            "Invalid topic name \"\(name)\" at offset \(offset): use 1 to \(TopicNameCharacter.maximumNameLength) of the"
+                + " characters a-z A-Z 0-9 - _ . ~ %, without the /topics/ prefix."
         case .singleOperatorCharacter(let character):
             "A single `\(character)` at offset \(offset): write `\(character)\(character)`"
                 + (character == "&" ? " for and." : " for or.")

@@ -5,10 +5,10 @@ public enum TopicLimits {
     /// Tokens one Instance ID batch request may carry.
     public static let maximumBatchSize = 1000
     /// Characters of a topic name.
-    public static let maximumNameLength = 900
+    public static let maximumNameLength = TopicNameCharacter.maximumNameLength
 
-    /// True for `[a-zA-Z0-9-_.~%]{1,900}`.
+    /// True for `[a-zA-Z0-9-_.~%]{1,900}`: the one topic name rule (`TopicNameCharacter`).
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= maximumNameLength && FCMMessage.isValidTopicName(name)
+        TopicNameCharacter.isValidName(name)
     }
 }

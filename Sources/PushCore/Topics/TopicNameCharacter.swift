@@ -1,7 +1,12 @@
-/// The characters FCM allows in a topic name: `[a-zA-Z0-9-_.~%]`. Shared by `message.topic`,
-/// topic conditions and analytics labels, and kept free of other PushCore types so that the
-/// condition fuzzer can be built from a handful of files.
+/// The characters FCM allows in a topic name, `[a-zA-Z0-9-_.~%]`, and the one rule for a whole
+/// name, `[a-zA-Z0-9-_.~%]{1,900}`: every API that takes a topic (`message.topic`, conditions,
+/// v1 subscriptions, Instance ID batches) checks it here. Analytics labels share the characters.
+/// Kept free of other PushCore types so that the condition fuzzer can be built from a handful
+/// of files.
 enum TopicNameCharacter {
+    /// The most bytes (all characters are ASCII) of a topic name.
+    static let maximumNameLength = 900
+
     /// True for the bytes of `a-z A-Z 0-9 - _ . ~ %`.
     static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
@@ -10,8 +15,9 @@ enum TopicNameCharacter {
         }
     }
 
-    /// True for `[a-zA-Z0-9-_.~%]+`.
+    /// True for `[a-zA-Z0-9-_.~%]{1,900}`.
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(isAllowed)
+        let bytes = name.utf8
+        return !bytes.isEmpty && bytes.count <= maximumNameLength && bytes.allSatisfy(isAllowed)
     }
 }

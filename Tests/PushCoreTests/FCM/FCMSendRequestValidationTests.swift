@@ -33,7 +33,7 @@ final class FCMSendRequestValidationTests: XCTestCase {
     private static let reservedKeyRule =
         "\": \"from\", \"message_type\" and keys starting with \"google\" or \"gcm\" are reserved."
     private static let labelRule = "\": use 1 to 50 of the characters a-z A-Z 0-9 - _ . ~ %."
-    private static let topicRule = "\": use the characters a-z A-Z 0-9 - _ . ~ % only, without the /topics/ prefix."
+    private static let topicRule = "\": use 1 to 900 of the characters a-z A-Z 0-9 - _ . ~ %, without the /topics/ prefix."
 
     /// Also the invalid part of `FCMSendRequestFastDecoderTests`' corpus.
     static let rows: [(name: String, body: String, status: Int, expected: String)] = [
@@ -283,6 +283,11 @@ final class FCMSendRequestValidationTests: XCTestCase {
         (
             "empty topic", #"{"message":{"topic":""}}"#, 400,
             fcm("Invalid topic name \"" + topicRule, field: "message.topic")
+        ),
+        (
+            // The length rule is the subscriptions' one: a send once took any length.
+            "topic of 901 characters", #"{"message":{"topic":"\#(String(repeating: "a", count: 901))"}}"#, 400,
+            fcm("Invalid topic name \"\(String(repeating: "a", count: 901))" + topicRule, field: "message.topic")
         ),
         (
             "empty condition", #"{"message":{"condition":"  "}}"#, 400,

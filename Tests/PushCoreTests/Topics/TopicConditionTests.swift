@@ -218,6 +218,10 @@ final class TopicConditionTests: XCTestCase {
         assertRejected("'a b' in topics", at: 0, saying: "Invalid topic name \"a b\" at offset 0", "a-z A-Z 0-9 - _ . ~ %")
         assertRejected("'x' in topics || '/topics/news' in topics", at: 17, saying: "Invalid topic name \"/topics/news\"")
         assertRejected("'café' in topics", at: 0, saying: "Invalid topic name \"café\"")
+        // The length rule is the subscriptions' one: a condition once took any length.
+        let long = String(repeating: "a", count: 901)
+        assertRejected("'x' in topics || '\(long)' in topics", at: 17, saying: "Invalid topic name \"\(long)\"", "use 1 to 900")
+        XCTAssertNoThrow(try TopicCondition(parsing: "'\(String(repeating: "a", count: 900))' in topics"))
     }
 
     func testEmptyName() {
