@@ -1,5 +1,6 @@
 import XCTest
 
+import ByteCoding
 @testable import PushCore
 
 #if canImport(Glibc)
