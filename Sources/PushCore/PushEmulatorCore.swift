@@ -270,6 +270,7 @@ public final class PushEmulatorCore: Sendable {
             projectState.log.clear()
             let stillPending = Set(projectState.devices.values.flatMap(\.pendingDeliveryNumbers))
             projectState.deliveries.removeAll { !stillPending.contains($0.number) }
+            projectState.expiries.removeAll { !stillPending.contains($0.number) }
         }
     }
 
