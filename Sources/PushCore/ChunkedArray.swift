@@ -1,13 +1,14 @@
-/// An array kept as a list of chunks of at most `chunkCapacity` elements, none empty, one after
-/// another: what the emulator stores per project and per device can hold every send of a long
-/// run, and one array would copy all of it each time it doubled.
+/// An array kept as a list of chunks of at most `chunkCapacity` elements, one after another:
+/// what the emulator stores per project and per device can hold every send of a long run, and
+/// one array would copy all of it each time it doubled.
 ///
 /// Appending is amortized O(1) and never copies more than one chunk; removing an element moves
 /// at most a chunk's worth. Elements kept in an order (numbers, sequences) are found by
 /// bisection with `partitioningIndex(where:)`. Positions are `Index` values (chunk and offset),
 /// valid until an element is removed.
 struct ChunkedArray<Element> {
-    /// A position: the chunk and the place in it. `endIndex` is one chunk past the last.
+    /// A position: the chunk and the place in it. The open chunk is number `sealed.count`;
+    /// `endIndex` is the place after its last element.
     struct Index: Comparable, Hashable, Sendable {
         fileprivate var chunk: Int
         fileprivate var offset: Int
@@ -17,9 +18,12 @@ struct ChunkedArray<Element> {
         }
     }
 
-    /// The chunks in order; only the last is ever partly filled by appends, removals may leave
-    /// others short, never empty.
-    private var chunks: [[Element]] = []
+    /// The chunks before the open one, none empty (a chunk emptied by removals is dropped).
+    private var sealed: [[Element]] = []
+    /// The chunk appends go to, apart from the others so that an append reaches it directly:
+    /// every send appends to a few of these arrays. Empty only when the last append sealed it
+    /// full or removals emptied it.
+    private var open: [Element] = []
     /// How many elements are stored (kept, not summed over the chunks).
     private(set) var count = 0
     /// Large enough that the chunks' own array stays small. The first chunk grows as an array
@@ -37,34 +41,37 @@ struct ChunkedArray<Element> {
 
     /// Adds `element` at the end.
     mutating func append(_ element: consuming Element) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count >= chunkCapacity {
-            var chunk = [Element]()
-            if !chunks.isEmpty { chunk.reserveCapacity(chunkCapacity) }
-            chunks.append(chunk)
+        if open.count >= chunkCapacity {
+            sealed.append(open)
+            open = []
+            open.reserveCapacity(chunkCapacity)
         }
-        chunks[chunks.count - 1].append(element)
+        open.append(element)
         count += 1
     }
 
     /// Removes and returns the element at `index`; later elements move up within its chunk only.
     @discardableResult
     mutating func remove(at index: Index) -> Element {
-        let removed = chunks[index.chunk].remove(at: index.offset)
         count -= 1
-        if chunks[index.chunk].isEmpty { chunks.remove(at: index.chunk) }
+        guard index.chunk < sealed.count else { return open.remove(at: index.offset) }
+        let removed = sealed[index.chunk].remove(at: index.offset)
+        if sealed[index.chunk].isEmpty { sealed.remove(at: index.chunk) }
         return removed
     }
 
     /// Removes the elements `shouldBeRemoved` accepts, keeping the others in order.
     mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-        for chunk in chunks.indices { try chunks[chunk].removeAll(where: shouldBeRemoved) }
-        chunks.removeAll(where: \.isEmpty)
-        count = chunks.reduce(0) { $0 + $1.count }
+        for chunk in sealed.indices { try sealed[chunk].removeAll(where: shouldBeRemoved) }
+        sealed.removeAll(where: \.isEmpty)
+        try open.removeAll(where: shouldBeRemoved)
+        count = sealed.reduce(open.count) { $0 + $1.count }
     }
 
     /// Removes every element.
     mutating func removeAll() {
-        chunks.removeAll()
+        sealed.removeAll()
+        open.removeAll()
         count = 0
     }
 
@@ -72,49 +79,57 @@ struct ChunkedArray<Element> {
     /// bisection: the elements must be ordered so that every rejected one comes before every
     /// accepted one (`{ $0.number >= n }` over elements in number order).
     func partitioningIndex(where isInSecondPart: (Element) throws -> Bool) rethrows -> Index {
-        // The first chunk whose last element is accepted: the answer is in it.
+        // The first sealed chunk whose last element is accepted holds the answer; if none
+        // does, the open chunk does (or the answer is the end).
         var low = 0
-        var high = chunks.count
+        var high = sealed.count
         while low < high {
             let middle = (low + high) / 2
-            if try isInSecondPart(chunks[middle][chunks[middle].count - 1]) { high = middle } else { low = middle + 1 }
+            if try isInSecondPart(sealed[middle][sealed[middle].count - 1]) { high = middle } else { low = middle + 1 }
         }
-        guard low < chunks.count else { return endIndex }
         let chunk = low
         low = 0
-        high = chunks[chunk].count - 1
+        high = chunk < sealed.count ? sealed[chunk].count - 1 : open.count
         while low < high {
             let middle = (low + high) / 2
-            if try isInSecondPart(chunks[chunk][middle]) { high = middle } else { low = middle + 1 }
+            if try isInSecondPart(self[Index(chunk: chunk, offset: middle)]) { high = middle } else { low = middle + 1 }
         }
         return Index(chunk: chunk, offset: low)
     }
 
-    /// How many elements each chunk holds, in order (for tests of the chunking).
-    var chunkCounts: [Int] { chunks.map(\.count) }
+    /// How many elements each chunk holds, in order, the open one last if it holds any (for
+    /// tests of the chunking).
+    var chunkCounts: [Int] { sealed.map(\.count) + (open.isEmpty ? [] : [open.count]) }
 }
 
 extension ChunkedArray: BidirectionalCollection, MutableCollection {
     var startIndex: Index { Index(chunk: 0, offset: 0) }
-    var endIndex: Index { Index(chunk: chunks.count, offset: 0) }
+    var endIndex: Index { Index(chunk: sealed.count, offset: open.count) }
     var isEmpty: Bool { count == 0 }
 
     func index(after index: Index) -> Index {
-        index.offset + 1 < chunks[index.chunk].count
-            ? Index(chunk: index.chunk, offset: index.offset + 1)
-            : Index(chunk: index.chunk + 1, offset: 0)
+        guard index.chunk < sealed.count, index.offset + 1 == sealed[index.chunk].count else {
+            return Index(chunk: index.chunk, offset: index.offset + 1)
+        }
+        return Index(chunk: index.chunk + 1, offset: 0)
     }
 
     func index(before index: Index) -> Index {
         index.offset > 0
             ? Index(chunk: index.chunk, offset: index.offset - 1)
-            : Index(chunk: index.chunk - 1, offset: chunks[index.chunk - 1].count - 1)
+            : Index(chunk: index.chunk - 1, offset: sealed[index.chunk - 1].count - 1)
     }
 
     /// The element at `index`, changed in place.
     subscript(index: Index) -> Element {
-        get { chunks[index.chunk][index.offset] }
-        _modify { yield &chunks[index.chunk][index.offset] }
+        get { index.chunk < sealed.count ? sealed[index.chunk][index.offset] : open[index.offset] }
+        _modify {
+            if index.chunk < sealed.count {
+                yield &sealed[index.chunk][index.offset]
+            } else {
+                yield &open[index.offset]
+            }
+        }
     }
 }
 

@@ -3,6 +3,9 @@
 /// arrays.
 struct DeliveryStore: Sendable {
     private var deliveries: ChunkedArray<Delivery>
+    /// The highest number ever stored, or `.min`: kept, because reading the last delivery's
+    /// number would copy the delivery on every send.
+    private var lastNumber = Int.min
 
     init(chunkCapacity: Int = ChunkedArray<Delivery>.defaultChunkCapacity) {
         deliveries = ChunkedArray(chunkCapacity: chunkCapacity)
@@ -11,8 +14,8 @@ struct DeliveryStore: Sendable {
     /// How many deliveries are stored.
     var count: Int { deliveries.count }
 
-    /// The delivery numbered `number`; setting a number above every stored one appends it,
-    /// setting nil removes it.
+    /// The delivery numbered `number`; setting a number above every one stored so far appends
+    /// it, setting nil removes it.
     subscript(number: Int) -> Delivery? {
         get {
             position(of: number).map { deliveries[$0] }
@@ -34,13 +37,11 @@ struct DeliveryStore: Sendable {
         }
     }
 
-    /// The number of the last stored delivery, or `.min`.
-    private var lastNumber: Int { deliveries.last?.number ?? .min }
-
-    /// Stores a new delivery, numbered above every stored one. A send stores its deliveries
+    /// Stores a new delivery, numbered above every one stored so far. A send stores its deliveries
     /// this way: through the subscript each would be copied into an optional first.
     mutating func append(_ delivery: consuming Delivery) {
         precondition(lastNumber < delivery.number, "deliveries are stored in number order")
+        lastNumber = delivery.number
         deliveries.append(delivery)
     }
 
