@@ -31,11 +31,12 @@ extension ProjectState {
             if delivery.hasCollapseID || delivery.origin == .apns {
                 // Taken out while it changes, so that its queue is not copied.
                 var device = devices.values[slot]
-                devices.values[slot].pendingDeliveryNumbers = []
+                devices.values[slot].pendingDeliveryNumbers = ChunkedArray()
                 collapsePending(of: &device, replacedBy: delivery, at: now)
                 devices.values[slot] = device
             }
             devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
+            expiries.insert(PendingExpiry(expiresAt: delivery.expiresAt, number: delivery.number))
         }
         // Moved into the store: the send keeps only its number.
         deliveries.append(consume delivery)
@@ -68,7 +69,10 @@ extension ProjectState {
         }
         if let reason {
             for number in fcmPending { deliveries[number]?.move(to: .deleted, at: now, reason: reason.rawValue) }
-            device.pendingDeliveryNumbers.removeAll { fcmPending.contains($0) }
+            // By a set: a queue may hold many more than `maxPending`, and a scan of `fcmPending`
+            // for each would be quadratic.
+            let deleted = Set(fcmPending)
+            device.pendingDeliveryNumbers.removeAll { deleted.contains($0) }
             Self.owe(fcmPending.count, reason: reason, by: &device)
         }
         var events = [(event: DeviceEvent, handOver: HandOver)]()
@@ -91,19 +95,26 @@ extension ProjectState {
         return events
     }
 
-    /// Marks every stored delivery whose expiration has passed as expired.
+    /// Marks every stored delivery whose expiration has passed as expired, earliest first. It
+    /// costs what expires (and the entries of deliveries gone from their queue since), not
+    /// what is stored: every read of the project runs it.
     mutating func expireDue(at now: Timestamp) {
-        for token in devices.tokens {
-            guard var device = devices[token] else { continue }
-            expireDue(on: &device, at: now)
-            devices[token] = device
+        while let due = expiries.min, now > due.expiresAt {
+            expiries.removeMin()
+            guard var delivery = deliveries[due.number], delivery.state == .pending else { continue }
+            delivery.move(to: .expired, at: now, reason: Self.expiredOffline)
+            devices[delivery.token]?.removePending(due.number)
+            deliveries[due.number] = delivery
         }
     }
+
+    /// The reason of an expiry while queued.
+    private static let expiredOffline = "apns-expiration passed while the device was offline"
 
     private mutating func expireDue(on device: inout Device, at now: Timestamp) {
         device.pendingDeliveryNumbers.removeAll { number in
             guard let delivery = deliveries[number], delivery.isExpired(at: now) else { return false }
-            deliveries[number]?.move(to: .expired, at: now, reason: "apns-expiration passed while the device was offline")
+            deliveries[number]?.move(to: .expired, at: now, reason: Self.expiredOffline)
             return true
         }
     }

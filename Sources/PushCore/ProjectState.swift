@@ -20,6 +20,10 @@ struct ProjectState: Sendable {
     var uninstalledTokens: [String: Timestamp] = [:]
     var uninstalledAPNsTokens: [String: Timestamp] = [:]
     var deliveries = DeliveryStore()
+    /// The expiry of every stored delivery, earliest first, so that a read expires what is due
+    /// without visiting the rest. Entries of deliveries that have left their queue since
+    /// (delivered, collapsed, deleted, dropped) stay until they come up and are skipped then.
+    var expiries = MinHeap<PendingExpiry>()
     var log = MessageLog()
     var streams: [String: [StreamSubscriber]] = [:]
     /// Every topic that ever had a subscriber, by name.

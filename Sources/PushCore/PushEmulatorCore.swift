@@ -283,6 +283,7 @@ public final class PushEmulatorCore: Sendable {
             projectState.log.clear()
             let stillPending = Set(projectState.devices.values.flatMap { $0.pendingDeliveryNumbers + $0.handedOver.keys })
             projectState.deliveries.removeAll { !stillPending.contains($0.number) }
+            projectState.expiries.removeAll { !stillPending.contains($0.number) }
         }
     }
 

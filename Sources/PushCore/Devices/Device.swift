@@ -18,8 +18,9 @@ public struct Device: Sendable, Equatable {
     public internal(set) var lastConnectedAt: Timestamp?
     /// Its topic subscriptions, by topic name.
     public internal(set) var subscriptions: [String: TopicSubscription] = [:]
-    /// Stored deliveries (by number), oldest first.
-    public internal(set) var pendingDeliveryNumbers: [Int] = []
+    /// Stored deliveries (by number), oldest first, so in number order: one is found by
+    /// bisection. Chunked: a device may hold every send of a long run.
+    var pendingDeliveryNumbers = ChunkedArray<Int>()
     /// Whether a stream of it is open.
     public internal(set) var isConnected = false
     /// Deliveries given to its open streams that no stream has sent yet, by number: how many
@@ -57,6 +58,13 @@ public struct Device: Sendable, Equatable {
 
     /// How many deliveries are stored for it or on their way to it.
     public var pendingCount: Int { pendingDeliveryNumbers.count + handedOver.count }
+
+    /// Takes the delivery numbered `number` out of the stored ones, if it is there.
+    mutating func removePending(_ number: Int) {
+        let found = pendingDeliveryNumbers.partitioningIndex { $0 >= number }
+        guard found != pendingDeliveryNumbers.endIndex, pendingDeliveryNumbers[found] == number else { return }
+        pendingDeliveryNumbers.remove(at: found)
+    }
 
     /// The instant its offline time counts from: the later of `lastConnectedAt` and `registeredAt`.
     public var offlineSince: Timestamp { max(lastConnectedAt ?? registeredAt, registeredAt) }

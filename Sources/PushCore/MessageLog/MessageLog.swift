@@ -15,26 +15,15 @@ struct MessageLog: Sendable {
         var deliveryNumbers: Range<Int>
     }
 
-    /// The entries in send order: full chunks of `chunkCapacity`, then the one being filled.
-    /// The log holds every send of a long run, and one array would copy all of them each time
-    /// it doubled.
-    private var fullChunks: [[Entry]] = []
-    private var currentChunk: [Entry] = []
+    /// The entries in send order, so in `sequence` order: a page token is found by bisection.
+    private var entries = ChunkedArray<Entry>()
     private var nextSequence = 1
-    /// Large enough that the chunks' own array stays small. The first chunk grows as an array
-    /// does, so that a short log keeps no more room than it needs.
-    static let chunkCapacity = 4096
 
     mutating func append(
         name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
-        if currentChunk.count == Self.chunkCapacity {
-            fullChunks.append(currentChunk)
-            currentChunk = []
-            currentChunk.reserveCapacity(Self.chunkCapacity)
-        }
-        currentChunk.append(
+        entries.append(
             Entry(
                 sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
                 target: target, requestBody: APNsNotification.compacted(requestBody),
@@ -43,35 +32,48 @@ struct MessageLog: Sendable {
     }
 
     mutating func clear() {
-        fullChunks.removeAll()
-        currentChunk.removeAll()
+        entries.removeAll()
     }
 
-    /// A page of the matching messages, newest first. Only the page's entries are turned into
-    /// `LoggedMessage`s: a log can hold every send of a long run.
+    /// A page of the matching messages, newest first. A read costs what it returns, not what
+    /// the log holds: the page token is found by bisection, the entries are read from there
+    /// until the page is full (with a filter, past those that do not match), and only the
+    /// page's entries are turned into `LoggedMessage`s.
     func page(
         matching filter: MessageLogFilter, deliveries: DeliveryStore, page request: PageRequest
     ) throws(PagingError) -> Page<LoggedMessage> {
-        let matching = (fullChunks + [currentChunk]).joined().reversed().filter { entry in
-            if let topic = filter.topic, !entry.target.names(topic: topic) { return false }
-            guard filter.token != nil || filter.state != nil else { return true }
-            let found = entry.deliveryNumbers.lazy.compactMap { deliveries[$0] }
-            if let token = filter.token {
-                let addressed = entry.target == .token(token) || entry.target == .fid(token)
-                guard addressed || found.contains(where: { $0.token == token }) else { return false }
+        let (limit, resumePosition) = try request.checked()
+        // The page token is the sequence of the page's first (newest) entry.
+        let end = resumePosition.map { resume in entries.partitioningIndex { $0.sequence > resume } } ?? entries.endIndex
+        var chosen = [Entry]()
+        var nextPageToken: String?
+        for entry in entries[..<end].reversed() where Self.matches(entry, filter, deliveries: deliveries) {
+            guard chosen.count < limit else {
+                nextPageToken = String(entry.sequence)
+                break
             }
-            if let state = filter.state, !found.contains(where: { $0.state == state }) { return false }
-            return true
+            chosen.append(entry)
         }
-        let chosen = try request.page(of: matching, descending: true, position: \.sequence)
         return Page(
-            items: chosen.items.map { entry in
+            items: chosen.map { entry in
                 LoggedMessage(
                     messageID: MessageName.messageID(of: entry.name),
                     name: entry.name, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
                     requestBody: entry.requestBody, deliveries: entry.deliveryNumbers.compactMap { deliveries[$0] },
                     sequence: entry.sequence)
             },
-            nextPageToken: chosen.nextPageToken)
+            nextPageToken: nextPageToken)
+    }
+
+    private static func matches(_ entry: Entry, _ filter: MessageLogFilter, deliveries: DeliveryStore) -> Bool {
+        if let topic = filter.topic, !entry.target.names(topic: topic) { return false }
+        guard filter.token != nil || filter.state != nil else { return true }
+        let found = entry.deliveryNumbers.lazy.compactMap { deliveries[$0] }
+        if let token = filter.token {
+            let addressed = entry.target == .token(token) || entry.target == .fid(token)
+            guard addressed || found.contains(where: { $0.token == token }) else { return false }
+        }
+        if let state = filter.state, !found.contains(where: { $0.state == state }) { return false }
+        return true
     }
 }

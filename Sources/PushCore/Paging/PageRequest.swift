@@ -16,6 +16,16 @@ public struct PageRequest: Sendable, Equatable {
         self.token = token
     }
 
+    /// The page size this request asks for and the position its page token resumes from (nil:
+    /// from the first item), or why they are refused.
+    func checked() throws(PagingError) -> (limit: Int, resumePosition: Int?) {
+        guard (size ?? 0) >= 0 else { throw .negativePageSize }
+        let limit = min(size.flatMap { $0 == 0 ? nil : $0 } ?? Self.defaultSize, Self.maximumSize)
+        guard let token, !token.isEmpty else { return (limit, nil) }
+        guard let resume = Int(token) else { throw .invalidPageToken }
+        return (limit, resume)
+    }
+
     /// The page of `items` (already in display order) this request asks for.
     ///
     /// `position` gives each item a number that increases (or, with `descending`, decreases)
@@ -24,11 +34,9 @@ public struct PageRequest: Sendable, Equatable {
     public func page<Item>(
         of items: [Item], descending: Bool = false, position: (Item) -> Int
     ) throws(PagingError) -> Page<Item> {
-        guard (size ?? 0) >= 0 else { throw .negativePageSize }
-        let limit = min(size.flatMap { $0 == 0 ? nil : $0 } ?? Self.defaultSize, Self.maximumSize)
+        let (limit, resume) = try checked()
         var start = items.startIndex
-        if let token, !token.isEmpty {
-            guard let resume = Int(token) else { throw .invalidPageToken }
+        if let resume {
             start =
                 items.firstIndex(where: { descending ? position($0) <= resume : position($0) >= resume })
                 ?? items.endIndex

@@ -113,6 +113,56 @@ final class DeviceQueueTests: XCTestCase {
         XCTAssertEqual(states(core), [.expired, .delivered])
     }
 
+    /// Queued deliveries of several devices expire when the clock passes their expiry (not at
+    /// it), each at the read that finds it due, earliest first, and the others stay queued in order.
+    func testQueuedDeliveriesExpireWhenTheClockPassesTheirExpiry() throws {
+        let core = makeCore()
+        register(core, token: "device-1")
+        register(core, token: "device-2")
+        func expiring(in seconds: Int64) -> [HeaderField] {
+            [HeaderField("apns-expiration", String(fixedNowSeconds + seconds))]
+        }
+        sendFCM(core, to: .token("device-1"), data: [("n", "1")], headers: expiring(in: 30))
+        sendFCM(core, to: .token("device-2"), data: [("n", "2")], headers: expiring(in: 10))
+        sendFCM(core, to: .token("device-1"), data: [("n", "3")], headers: expiring(in: 10))
+        sendFCM(core, to: .token("device-1"), data: [("n", "4")])
+        sendFCM(core, to: .token("device-2"), data: [("n", "5")], headers: expiring(in: 20))
+        func pending(_ token: String) throws -> Int { try core.device(project: "demo", token: token).get().pendingCount }
+        func expiredAt() -> [Int64?] {
+            try! core.messages(project: "demo").items.reversed().map { message in
+                message.deliveries[0].history.first { $0.state == .expired }.map { $0.at.secondsSinceEpoch - fixedNowSeconds }
+            }
+        }
+        core.advanceClock(seconds: 10)
+        XCTAssertEqual([try pending("device-1"), try pending("device-2")], [3, 2], "at its expiry a delivery is kept")
+        core.advanceClock(seconds: 1)
+        XCTAssertEqual([try pending("device-1"), try pending("device-2")], [2, 1])
+        XCTAssertEqual(expiredAt(), [nil, 11, 11, nil, nil])
+        core.advanceClock(seconds: 10)
+        XCTAssertEqual(expiredAt(), [nil, 11, 11, nil, 21], "the log read expires too")
+        XCTAssertEqual(try pending("device-2"), 0)
+        core.advanceClock(seconds: 10)
+        let events = notifications(core.connect(project: "demo", token: "device-1"))
+        XCTAssertEqual(events.map { $0.payload["n"] }, [str("4")])
+        XCTAssertEqual(expiredAt(), [31, 11, 11, nil, 21])
+        XCTAssertEqual(states(core), [.expired, .expired, .expired, .delivered, .expired])
+        let reasons = try core.messages(project: "demo").items.reversed().map { $0.deliveries[0].history.last?.reason }
+        XCTAssertEqual(reasons[1], "apns-expiration passed while the device was offline")
+    }
+
+    /// Clearing the log keeps the queue, and what it keeps still expires on time.
+    func testQueuedDeliveriesStillExpireAfterTheLogIsCleared() throws {
+        let core = makeCore()
+        register(core)
+        sendFCM(core, data: [("n", "short")], headers: [HeaderField("apns-expiration", String(fixedNowSeconds + 10))])
+        sendFCM(core, data: [("n", "long")])
+        core.clearMessages(project: "demo")
+        XCTAssertEqual(try core.device(project: "demo", token: "device-1").get().pendingCount, 2)
+        core.advanceClock(seconds: 11)
+        XCTAssertEqual(try core.device(project: "demo", token: "device-1").get().pendingCount, 1)
+        XCTAssertEqual(notifications(core.connect(project: "demo", token: "device-1")).map { $0.payload["n"] }, [str("long")])
+    }
+
     func testExpirationZeroToAnOfflineDeviceIsDropped() {
         let core = makeCore()
         register(core)

@@ -6,7 +6,7 @@ import XCTest
 /// array would give them.
 final class MessageLogChunkTests: XCTestCase {
     func testEntriesAcrossChunksReadNewestFirst() throws {
-        let chunk = MessageLog.chunkCapacity
+        let chunk = ChunkedArray<MessageLog.Entry>.defaultChunkCapacity
         for count in [0, 1, chunk, chunk + 1, 2 * chunk + 3] {
             var log = MessageLog()
             for number in 0..<count {
