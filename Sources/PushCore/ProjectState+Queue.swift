@@ -101,7 +101,12 @@ extension ProjectState {
     mutating func expireDue(at now: Timestamp) {
         while let due = expiries.min, now > due.expiresAt {
             expiries.removeMin()
-            guard var delivery = deliveries[due.number], delivery.state == .pending else { continue }
+            guard var delivery = deliveries[due.number], delivery.state == .pending,
+                  let slot = devices.index(forKey: delivery.token)
+            else { continue }
+            // One on its way to a stream is settled by its receipt; if it comes back to the
+            // queue, its expiry is scheduled again.
+            if Self.read(&devices.values[slot], { $0.handedOver[due.number] != nil }) { continue }
             delivery.move(to: .expired, at: now, reason: Self.expiredOffline)
             devices[delivery.token]?.removePending(due.number)
             deliveries[due.number] = delivery
@@ -141,11 +146,10 @@ extension ProjectState {
                 devices.values[slot].handedOver[number] = carriers - 1
             } else {
                 devices.values[slot].handedOver[number] = nil
-                var device = devices.values[slot]
-                devices.values[slot].pendingDeliveryNumbers = []
-                let position = device.pendingDeliveryNumbers.firstIndex { $0 > number } ?? device.pendingDeliveryNumbers.endIndex
-                device.pendingDeliveryNumbers.insert(number, at: position)
-                devices.values[slot] = device
+                devices.values[slot].insertPending(number)
+                if let expiresAt = deliveries[number]?.expiresAt {
+                    expiries.insert(PendingExpiry(expiresAt: expiresAt, number: number))
+                }
             }
         case .deletion(let reason, let count):
             if !sent { Self.owe(count, reason: reason, by: &devices.values[slot]) }

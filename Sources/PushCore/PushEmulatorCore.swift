@@ -281,7 +281,7 @@ public final class PushEmulatorCore: Sendable {
             guard var projectState = state.projects.removeValue(forKey: project) else { return }
             defer { state.projects[project] = projectState }
             projectState.log.clear()
-            let stillPending = Set(projectState.devices.values.flatMap { $0.pendingDeliveryNumbers + $0.handedOver.keys })
+            let stillPending = Set(projectState.devices.values.flatMap { Array($0.pendingDeliveryNumbers) + $0.handedOver.keys })
             projectState.deliveries.removeAll { !stillPending.contains($0.number) }
             projectState.expiries.removeAll { !stillPending.contains($0.number) }
         }

@@ -66,6 +66,13 @@ public struct Device: Sendable, Equatable {
         pendingDeliveryNumbers.remove(at: found)
     }
 
+    /// Puts a delivery back in the pending queue, in number (send) order.
+    mutating func insertPending(_ number: Int) {
+        let found = pendingDeliveryNumbers.partitioningIndex { $0 >= number }
+        guard found == pendingDeliveryNumbers.endIndex || pendingDeliveryNumbers[found] != number else { return }
+        pendingDeliveryNumbers.insert(number, at: found)
+    }
+
     /// The instant its offline time counts from: the later of `lastConnectedAt` and `registeredAt`.
     public var offlineSince: Timestamp { max(lastConnectedAt ?? registeredAt, registeredAt) }
 

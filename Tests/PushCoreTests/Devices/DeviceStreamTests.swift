@@ -179,4 +179,19 @@ final class DeviceStreamTests: XCTestCase {
         receipts.settleAll(sent: false)
         XCTAssertEqual(try core.connect(project: "demo", token: "device-1").get(), [.messagesDeleted(reason: .tooManyPending, count: 3)])
     }
+
+    func testADeliveryOnItsWayIsNotExpiredAndExpiresOnceItComesBack() {
+        let core = makeCore()
+        register(core)
+        let receipts = Receipts()
+        let stream = try! core.attachStream(project: "demo", token: "device-1", listener: receipts.hold).get()
+        let sent = sendFCM(core, headers: [HeaderField("apns-expiration", String(fixedNowSeconds + 60))]).sent
+        core.advanceClock(seconds: 120)
+        _ = try! core.messages(project: "demo")
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.pending])
+        stream.close()
+        receipts.settleAll(sent: false)
+        _ = try! core.messages(project: "demo")
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.expired])
+    }
 }

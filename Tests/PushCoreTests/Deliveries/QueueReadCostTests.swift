@@ -1,3 +1,4 @@
+import ByteCoding
 import PushCore
 import XCTest
 

@@ -50,6 +50,26 @@ struct ChunkedArray<Element> {
         count += 1
     }
 
+    /// Inserts `element` at `index`; later elements move down within its chunk only (a chunk
+    /// that goes over `chunkCapacity` is split in two).
+    mutating func insert(_ element: consuming Element, at index: Index) {
+        count += 1
+        guard index.chunk < sealed.count else {
+            open.insert(element, at: index.offset)
+            if open.count > chunkCapacity {
+                sealed.append(Array(open[..<(open.count / 2)]))
+                open.removeFirst(open.count / 2)
+            }
+            return
+        }
+        sealed[index.chunk].insert(element, at: index.offset)
+        if sealed[index.chunk].count > chunkCapacity {
+            let chunk = sealed[index.chunk]
+            sealed[index.chunk] = Array(chunk[..<(chunk.count / 2)])
+            sealed.insert(Array(chunk[(chunk.count / 2)...]), at: index.chunk + 1)
+        }
+    }
+
     /// Removes and returns the element at `index`; later elements move up within its chunk only.
     @discardableResult
     mutating func remove(at index: Index) -> Element {

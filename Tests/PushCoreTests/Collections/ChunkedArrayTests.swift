@@ -41,6 +41,13 @@ final class ChunkedArrayTests: XCTestCase {
                 case 18 where step % 500 == 0:
                     chunked.removeAll()
                     plain.removeAll()
+                case 19:
+                    // A number that is missing goes back in its place, as a returned delivery does.
+                    let value = Int(random.next() % UInt64(next + 1))
+                    let offset = plain.firstIndex { $0 >= value } ?? plain.endIndex
+                    guard offset == plain.endIndex || plain[offset] != value else { continue }
+                    chunked.insert(value, at: chunked.partitioningIndex { $0 >= value })
+                    plain.insert(value, at: offset)
                 default:
                     break
                 }
