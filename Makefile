@@ -28,7 +28,7 @@ unit-test: deps
 
 e2e-test: build
 	@scripts/install-deps.sh --python
-	PUSH_EMULATOR_BIN=$(BIN_DEBUG) .venv/bin/python -m pytest -q tests/e2e
+	PUSH_EMULATOR_BIN=$(BIN_DEBUG) .venv/bin/python -m pytest -q Tests/EndToEnd
 
 ## bench: h2load/wrk against the emulator and nghttpd in one run, printed as ratios
 bench: release

@@ -13,7 +13,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O \
     Sources/PushCore/TopicConditionParser.swift \
     Sources/PushCore/TopicConditionError.swift \
     Sources/PushCore/TopicCondition.swift \
-    Fuzz/TopicConditionFuzz.swift \
+    Tests/Fuzz/TopicConditionFuzz.swift \
     -o .build/fuzz-condition
 # Seeds: Google's example, every operator and spelling variant, and a few near misses.
 corpus=.build/fuzz-condition-corpus

@@ -14,7 +14,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O \
     Sources/PushCore/JSONSerializer.swift \
     Sources/PushCore/JSONOutput.swift \
     Sources/PushCore/JSONBufferWriter.swift \
-    Fuzz/JSONParserFuzz.swift \
+    Tests/Fuzz/JSONParserFuzz.swift \
     -o .build/fuzz-json
 # Seeds: a few FCM-shaped documents so the fuzzer starts from realistic structure.
 printf '%s' '{"message":{"token":"t","data":{"a":"1"},"notification":{"title":"x\u00e9\ud83d\ude00"}},"validate_only":true}' \
