@@ -11,7 +11,7 @@ import h2.connection
 import h2.events
 import pytest
 
-from conftest import BIN, curl, wait_until
+from conftest import BIN, MEASURES_MEMORY, curl, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +188,8 @@ def test_client_that_never_reads(emu):
     # The server stops reading from these clients once their answers pile up.
     time.sleep(0.5)
     still_serving(emu)
-    assert emu.rss_kib() - before < 64 * 1024, (before, emu.rss_kib())
+    if MEASURES_MEMORY:
+        assert emu.rss_kib() - before < 64 * 1024, (before, emu.rss_kib())
     for sock in socks:
         sock.close()
     still_serving(emu)
