@@ -1,10 +1,14 @@
 # push-emulator — the README's commands. Each installs what it needs when it is missing.
 SWIFT ?= swift
 PORT ?= 9499
-BIN_DEBUG := .build/debug/push-emulator
 BIN_RELEASE := .build/release/push-emulator
+# Sanitizer builds: debug, each in its own scratch path, without tcmalloc (Package.swift reads
+# PUSH_EMULATOR_SANITIZER: the sanitizers bring their own allocator).
+BIN_ASAN := .build-asan/debug/push-emulator
+BIN_TSAN := .build-tsan/debug/push-emulator
+E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test bench fuzz deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread bench fuzz deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -19,16 +23,29 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: every test — Swift unit tests, then end-to-end tests with real clients against the binary
+## test: every test — Swift unit tests (debug build), then end-to-end tests with real clients against the release binary
 test: unit-test e2e-test
 
 unit-test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-e2e-test: build
+e2e-test: release
 	@scripts/install-deps.sh --python
-	PUSH_EMULATOR_BIN=$(BIN_DEBUG) .venv/bin/python -m pytest -q tests/e2e
+	PUSH_EMULATOR_BIN=$(BIN_RELEASE) $(E2E)
+
+## sanitize: the end-to-end tests against an AddressSanitizer build, then a ThreadSanitizer build (4 loop threads)
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	@scripts/install-deps.sh --python
+	PUSH_EMULATOR_SANITIZER=address $(SWIFT) build --sanitize=address --scratch-path .build-asan
+	PUSH_EMULATOR_SANITIZER=address PUSH_EMULATOR_BIN=$(BIN_ASAN) $(E2E)
+
+sanitize-thread: deps
+	@scripts/install-deps.sh --python
+	PUSH_EMULATOR_SANITIZER=thread $(SWIFT) build --sanitize=thread --scratch-path .build-tsan
+	PUSH_EMULATOR_SANITIZER=thread PUSH_EMULATOR_TEST_THREADS=4 PUSH_EMULATOR_BIN=$(BIN_TSAN) $(E2E)
 
 ## bench: h2load/wrk against the emulator and nghttpd in one run, printed as ratios
 bench: release
@@ -40,4 +57,4 @@ fuzz:
 	@for script in scripts/fuzz-*.sh; do echo "== $$script"; $$script $${FUZZ_SECONDS:-30} || exit 1; done
 
 clean:
-	rm -rf .build .venv
+	rm -rf .build .build-asan .build-tsan .venv

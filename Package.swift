@@ -1,9 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Linux only: the event loops use epoll (see README, "Supported platforms").
+
+// AddressSanitizer and ThreadSanitizer bring their own allocator, so a sanitizer build
+// (`make sanitize` sets PUSH_EMULATOR_SANITIZER) links glibc's malloc instead of tcmalloc.
+let linksTCMalloc = (Context.environment["PUSH_EMULATOR_SANITIZER"] ?? "").isEmpty
+
 let package = Package(
     name: "push-emulator",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "push-emulator", targets: ["push-emulator"]),
     ],
@@ -14,19 +19,19 @@ let package = Package(
         .systemLibrary(
             name: "CNGHTTP2",
             pkgConfig: "libnghttp2",
-            providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
+            providers: [.apt(["libnghttp2-dev"])]
         ),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+            providers: [.apt(["libssl-dev"])]
         ),
         // The process's allocator: glibc's grows a thread's arena a page at a time (a system
         // call per few queued messages) and costs more per allocation; see docs/performance.md.
         .systemLibrary(
             name: "CTCMalloc",
             pkgConfig: "libtcmalloc_minimal",
-            providers: [.apt(["libgoogle-perftools-dev"]), .brew(["gperftools"])]
+            providers: [.apt(["libgoogle-perftools-dev"])]
         ),
         .target(name: "CShims", dependencies: ["COpenSSL"]),
         // JSON and the byte-level code under it: the parser, the serializer, the word-at-a-time
@@ -37,7 +42,7 @@ let package = Package(
             dependencies: ["ByteCoding", "CNGHTTP2", "COpenSSL", "CShims"],
             // Every nghttp2 callback mutates stream and connection state held in classes, and each
             // such access paid a runtime exclusivity check (about 1,200 instructions per request).
-            // Debug builds, which the tests run, keep the checks.
+            // Debug builds (the unit tests and `make sanitize`) keep the checks.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "PushCore", dependencies: ["ByteCoding"]),
@@ -45,9 +50,9 @@ let package = Package(
         .executableTarget(
             name: "push-emulator",
             dependencies: [
-                "PushAPI", "PushCore", "HTTPServer", "CTCMalloc",
+                "PushAPI", "PushCore", "HTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ] + (linksTCMalloc ? ["CTCMalloc"] : [])
         ),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "PushCoreTests", dependencies: ["ByteCoding", "PushCore"]),

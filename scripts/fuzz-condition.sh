@@ -13,7 +13,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O \
     Sources/PushCore/Topics/TopicConditionParser.swift \
     Sources/PushCore/Topics/TopicConditionError.swift \
     Sources/PushCore/Topics/TopicCondition.swift \
-    Fuzz/TopicConditionFuzz.swift \
+    Tests/Fuzz/TopicConditionFuzz.swift \
     -o .build/fuzz-condition
 # Seeds: Google's example, every operator and spelling variant, and a few near misses.
 corpus=.build/fuzz-condition-corpus

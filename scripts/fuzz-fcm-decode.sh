@@ -13,7 +13,7 @@ scripts/build-fuzz-bytecoding.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PushCore \
     -I .build/fuzz-bytecoding -L .build/fuzz-bytecoding -lByteCoding \
     Sources/PushCore/*.swift Sources/PushCore/*/*.swift \
-    Fuzz/FCMSendRequestDecoderFuzz.swift \
+    Tests/Fuzz/FCMSendRequestDecoderFuzz.swift \
     -o .build/fuzz-fcm-decode
 # Seeds: the benchmark body, every field in both spellings, and strings with escapes.
 printf '%s' '{"message":{"token":"bench:APA91b","notification":{"title":"Portugal vs. Denmark","body":"great match!"},"data":{"score":"3x1","customKey":"customValue"},"apns":{"headers":{"apns-priority":"10"},"payload":{"aps":{"badge":1,"sound":"default"}}}}}' \

@@ -10,7 +10,7 @@ scripts/build-fuzz-bytecoding.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
     -I .build/fuzz-bytecoding -L .build/fuzz-bytecoding -lByteCoding \
     Sources/HTTPServer/HTTP1Parser*.swift Sources/HTTPServer/HTTP1RequestHead.swift \
-    Fuzz/HTTP1ParserFuzz.swift -o .build/fuzz-http1
+    Tests/Fuzz/HTTP1ParserFuzz.swift -o .build/fuzz-http1
 # Seeds: the first byte of each is the split position.
 seed() { printf "$2" > ".build/fuzz-http1-corpus/$1"; }
 seed get '\200GET /v1/x?y=1 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n'

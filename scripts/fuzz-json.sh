@@ -8,7 +8,7 @@ seconds="${1:-30}"
 mkdir -p .build .build/fuzz-json-corpus
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
     Sources/ByteCoding/*.swift \
-    Fuzz/JSONParserFuzz.swift \
+    Tests/Fuzz/JSONParserFuzz.swift \
     -o .build/fuzz-json
 # Seeds: a few FCM-shaped documents so the fuzzer starts from realistic structure.
 printf '%s' '{"message":{"token":"t","data":{"a":"1"},"notification":{"title":"x\u00e9\ud83d\ude00"}},"validate_only":true}' \

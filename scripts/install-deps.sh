@@ -27,10 +27,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "${1:-}" = "--python" ]; then
-  if [ ! -x .venv/bin/python ] || ! cmp -s tests/requirements.txt .venv/requirements.installed; then
-    echo "install-deps: preparing .venv from tests/requirements.txt"
+  if [ ! -x .venv/bin/python ] || ! cmp -s Tests/EndToEnd/requirements.txt .venv/requirements.installed; then
+    echo "install-deps: preparing .venv from Tests/EndToEnd/requirements.txt"
     python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
-    cp tests/requirements.txt .venv/requirements.installed
+    .venv/bin/pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt
+    cp Tests/EndToEnd/requirements.txt .venv/requirements.installed
   fi
 fi

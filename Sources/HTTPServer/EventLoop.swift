@@ -196,6 +196,11 @@ public final class EventLoop: @unchecked Sendable {
                 break
             }
         }
+        // Nothing runs these any more. Kept, they would hold this loop in a cycle with whatever
+        // they capture: a stream's heartbeat timer holds the stream, which holds the loop.
+        timers.removeAll()
+        afterBatch.removeAll()
+        pendingTasks.withLock { $0.removeAll() }
     }
 
     private func runDueTimers() {

@@ -1,6 +1,9 @@
 import ArgumentParser
-// Links tcmalloc, which takes over malloc for the whole process (see Package.swift).
+// Links tcmalloc, which takes over malloc for the whole process (see Package.swift); sanitizer
+// builds leave it out.
+#if canImport(CTCMalloc)
 import CTCMalloc
+#endif
 
 /// `push-emulator`: the command-line entry point.
 @main

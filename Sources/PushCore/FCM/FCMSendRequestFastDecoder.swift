@@ -12,7 +12,7 @@ import ByteCoding
 /// When it answers, it answers what the general path would: it reads with the same
 /// `JSONReader`, knows fields by `FCMSchema`'s names, leaves proto3 defaults unset as the
 /// mapper does, maps `android.notification` with the mapper itself, and runs `validate()`.
-/// `FCMSendRequestFastDecoderTests` and `Fuzz/FCMSendRequestDecoderFuzz.swift` check it.
+/// `FCMSendRequestFastDecoderTests` and `Tests/Fuzz/FCMSendRequestDecoderFuzz.swift` check it.
 struct FCMSendRequestFastDecoder {
     /// Why the decoder gave up: nothing, the general path says what is wrong.
     struct Unsure: Error {}

@@ -74,8 +74,11 @@ def test_other_requests_answered_while_http2_stream_runs(emulator):
     assert sorted(answered) == [3, 5, 7]
     # Each answer arrived while the stream was still running, not after it.
     assert all(count < 20 and body == b'{"status":"ok"}' for count, body in answered.values())
-    gaps = [b[0] - a[0] for a, b in zip(ticks, ticks[1:])]
-    assert min(gaps) > 0.05 and sum(gaps) > 1.5
+    # The ticks were sent as they were made, not held back: they arrive spread over the stream's
+    # two seconds. The median gap, not the smallest: on a busy machine (or under a sanitizer) the
+    # client may read a late tick just before the next one.
+    gaps = sorted(b[0] - a[0] for a, b in zip(ticks, ticks[1:]))
+    assert gaps[len(gaps) // 2] > 0.05 and sum(gaps) > 1.5, gaps
 
 
 def server_side_sockets(port, state):

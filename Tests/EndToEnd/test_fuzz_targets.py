@@ -9,6 +9,12 @@ import subprocess
 
 import pytest
 
+from conftest import SANITIZER
+
+# They build their own binaries (with AddressSanitizer) and never start the emulator, so a run of
+# this suite against a sanitizer build (`make sanitize`) leaves them to `make test`.
+pytestmark = pytest.mark.skipif(bool(SANITIZER), reason="the fuzz targets do not use the emulator binary; make test runs them")
+
 # The repository's root, wherever pytest runs from: a glob relative to the working directory
 # would find no scripts elsewhere, and a test with no cases passes.
 ROOT = pathlib.Path(__file__).resolve().parents[2]
