@@ -5,6 +5,7 @@ import http.client
 import time
 
 from api import Api
+from conftest import MEASURES_MEMORY
 from h2frames import RST_STREAM, CANCEL, Client, connect
 
 PROJECT = "memory"
@@ -36,7 +37,8 @@ def test_many_zero_window_streams_on_one_connection_are_capped_and_the_memory_re
     peak = rss_mib(emulator)
     # Each send went to every open stream: without a cap per connection, 200 streams x 300
     # events of 2 KB would be held (about 120 MiB).
-    assert peak - before < 60, f"RSS grew from {before:.0f} to {peak:.0f} MiB"
+    if MEASURES_MEMORY:
+        assert peak - before < 60, f"RSS grew from {before:.0f} to {peak:.0f} MiB"
     frames = client.read_frames(lambda f: False, timeout=1.0)
     resets = [f for f in frames if f[0] == RST_STREAM and int.from_bytes(f[3][:4], "big") == CANCEL]
     assert resets, "no stream was reset although the connection went over its cap"
@@ -47,4 +49,5 @@ def test_many_zero_window_streams_on_one_connection_are_capped_and_the_memory_re
     assert api.call("DELETE", "/emulator/v1/state")[0] == 200
     time.sleep(0.5)
     after = rss_mib(emulator)
-    assert after - before < max(20, (peak - before) / 2), f"RSS {before:.0f} -> {peak:.0f} -> {after:.0f} MiB"
+    if MEASURES_MEMORY:
+        assert after - before < max(20, (peak - before) / 2), f"RSS {before:.0f} -> {peak:.0f} -> {after:.0f} MiB"
