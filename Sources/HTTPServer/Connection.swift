@@ -304,6 +304,7 @@ final class Connection: LoopHandler {
     func checkDeadline(now: UInt64) {
         let configuration = context.configuration
         let headerLimit = MonotonicClock.nanoseconds(seconds: configuration.headerTimeoutSeconds)
+        let bodyLimit = MonotonicClock.nanoseconds(seconds: configuration.bodyTimeoutSeconds)
         let idleLimit = MonotonicClock.nanoseconds(seconds: configuration.idleTimeoutSeconds)
         switch phase {
         case .closed:
@@ -311,8 +312,7 @@ final class Connection: LoopHandler {
         case .sniffing, .handshaking, .detecting:
             if now &- acceptedAt > headerLimit { close() }
         case .active(let proto):
-            if let started = proto.headerStartedAt, now &- started > headerLimit {
-                proto.timedOut()
+            if proto.expireSlowRequests(now: now, headerLimit: headerLimit, bodyLimit: bodyLimit) {
                 flush()
             } else if now &- lastActivity > idleLimit && !proto.isStreaming {
                 proto.timedOut()

@@ -6,9 +6,10 @@ protocol ConnectionProtocol: AnyObject {
     func fillOutput()
     /// True while the protocol still has output to produce.
     var wantsWrite: Bool { get }
-    /// When the client began the header block it is still sending (the header timeout runs from
-    /// there, however slowly bytes trickle in), or nil.
-    var headerStartedAt: UInt64? { get }
+    /// Answers what has taken too long: a header block unfinished after `headerLimit`
+    /// nanoseconds or a request body unfinished `bodyLimit` after its request began (however
+    /// slowly bytes trickle in). Returns true when it acted.
+    func expireSlowRequests(now: UInt64, headerLimit: UInt64, bodyLimit: UInt64) -> Bool
     /// True while a streaming response is open (such connections are never idle).
     var isStreaming: Bool { get }
     /// The peer closed its side.
@@ -17,6 +18,6 @@ protocol ConnectionProtocol: AnyObject {
     func beginShutdown()
     /// The connection is gone: release streams and tell them the client left.
     func connectionClosed()
-    /// The idle or header timeout expired.
+    /// The idle timeout expired.
     func timedOut()
 }

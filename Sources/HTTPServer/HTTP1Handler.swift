@@ -45,8 +45,19 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     func fillOutput() {}
     var wantsWrite: Bool { false }
 
-    var headerStartedAt: UInt64? {
-        head == nil && !parser.isMidRequest ? requestStartedAt : nil
+    func expireSlowRequests(now: UInt64, headerLimit: UInt64, bodyLimit: UInt64) -> Bool {
+        guard !stopped, let started = requestStartedAt else { return false }
+        let inHeader = head == nil && !parser.isMidRequest
+        if inHeader && now &- started > headerLimit {
+            fail(status: 408, message: "The request header was not received in time.")
+            return true
+        }
+        // Past the header and not yet answered: the body is still coming.
+        if !inHeader && now &- started > bodyLimit {
+            fail(status: 408, message: "The request body was not received in time.")
+            return true
+        }
+        return false
     }
 
     var isStreaming: Bool { streaming != nil }
@@ -74,12 +85,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     }
 
     func timedOut() {
-        if headerStartedAt != nil {
-            fail(status: 408, message: "The request header was not received in time.")
-        } else {
-            stopped = true
-            connection.close()
-        }
+        stopped = true
+        connection.close()
     }
 
     // MARK: parsing

@@ -173,7 +173,25 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
-    var headerStartedAt: UInt64? { nil }
+    func expireSlowRequests(now: UInt64, headerLimit: UInt64, bodyLimit: UInt64) -> Bool {
+        guard !failed, !streams.isEmpty else { return false }
+        // A header block blocks the whole connection until it ends (CONTINUATION frames may not
+        // interleave), so an unfinished one ends the connection.
+        if let block = headerBlock.unretained, block._withUnsafeGuaranteedRef({ now &- $0.startedAt > headerLimit }) {
+            failed = true
+            nghttp2_session_terminate_session(session, UInt32(NGHTTP2_NO_ERROR.rawValue))
+            connection.closeAfterFlush()
+            return true
+        }
+        var expired = false
+        for stream in streams where !stream.dispatched && now &- stream.startedAt > bodyLimit {
+            stream.rejection = 408
+            stream.body = []
+            dispatch(stream)
+            expired = true
+        }
+        return expired
+    }
     var isStreaming: Bool { streams.contains { $0.responseStream != nil } }
 
     func peerClosed() {
@@ -364,9 +382,11 @@ final class HTTP2Handler: ConnectionProtocol {
         stream.dispatched = true
         let context = connection.context
         if let status = stream.rejection {
-            let message = status == 413
-                ? "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes."
-                : "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes."
+            let message = switch status {
+            case 413: "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes."
+            case 408: "The request body was not received in time."
+            default: "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes."
+            }
             context.log(
                 HTTPRequest(
                     method: stream.method, path: stream.path, query: stream.query, headers: HTTPHeaders(), body: [],

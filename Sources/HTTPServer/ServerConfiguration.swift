@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Double = 120
     /// Seconds a client has to complete the TLS handshake and each request's header block.
     public var headerTimeoutSeconds: Double = 10
+    /// Seconds a client has to send a request's body, from the start of the request.
+    public var bodyTimeoutSeconds: Double = 30
     /// Seconds in-flight requests get to finish on shutdown.
     public var shutdownGraceSeconds: Double = 8
     /// TLS, when set: connections that start with a TLS handshake are served over it.

@@ -49,6 +49,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a client has for the TLS handshake and each request header block.")
     var headerTimeout: Double = 10
 
+    @Option(help: "Seconds a client has to send a whole request, body included (slower gets 408).")
+    var bodyTimeout: Double = 30
+
     @Option(help: "Access-log format: text or json.")
     var logFormat: String = "text"
 
@@ -79,7 +82,7 @@ struct ServeCommand: ParsableCommand {
     static let environmentOptions: [EnvironmentOptions.Option] = [
         .init(name: "host"), .init(name: "port"), .init(name: "threads"), .init(name: "tls-cert"), .init(name: "tls-key"),
         .init(name: "tls-hostname"), .init(name: "data-dir"), .init(name: "max-body-bytes"), .init(name: "max-header-bytes"),
-        .init(name: "max-concurrent-streams"), .init(name: "idle-timeout"), .init(name: "header-timeout"),
+        .init(name: "max-concurrent-streams"), .init(name: "idle-timeout"), .init(name: "header-timeout"), .init(name: "body-timeout"),
         .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "tokens"),
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"),
         .init(name: "enable-debug-routes", isFlag: true),
@@ -103,7 +106,7 @@ struct ServeCommand: ParsableCommand {
         guard maxPending >= 0, heartbeatSeconds > 0 else { throw ValidationError("--max-pending and --heartbeat-seconds must be positive") }
         // Both become milliseconds in Int64 arithmetic: bounded, they cannot overflow it.
         guard heartbeatSeconds <= 86_400 else { throw ValidationError("--heartbeat-seconds must be at most 86400 (a day)") }
-        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout)]
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout)]
         where !(value > 0 && value <= Self.longestTimeout) {
             throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400 (a day)")
         }
@@ -127,6 +130,7 @@ struct ServeCommand: ParsableCommand {
         configuration.maxConcurrentStreams = maxConcurrentStreams
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.headerTimeoutSeconds = headerTimeout
+        configuration.bodyTimeoutSeconds = bodyTimeout
         configuration.accessLog = accessLog ? AccessLogFormat(rawValue: logFormat) : nil
 
         var caPEM: String?
