@@ -108,6 +108,11 @@ struct DeviceRoutes {
         if case .failure(let error) = core.device(project: project, token: token) {
             return ControlPlane.lookupError(error, token: token)
         }
+        guard streams.reserve(project: project, token: token) else {
+            return ControlPlane.error(.resourceExhausted(
+                "Device \(token) already has \(streams.limitPerDevice) open streams, the most one device may have "
+                    + "(--max-streams-per-device); close one first."))
+        }
         let core = self.core
         let streams = self.streams
         let heartbeat = heartbeatSeconds
@@ -124,6 +129,7 @@ struct DeviceRoutes {
                 stream.onClose { deviceStream.close() }
                 Self.scheduleHeartbeat(stream, seconds: heartbeat)
             case .failure:
+                streams.cancel(project: project, token: token)
                 stream.write("event: error\ndata: {\"error\":\"the device is gone\"}\n\n")
                 stream.finish()
             }

@@ -14,6 +14,8 @@ public struct EmulatorApp: Sendable {
         public var core = PushCoreConfiguration()
         /// Seconds between heartbeat comments on device streams.
         public var heartbeatSeconds = 15
+        /// How many `:stream` connections one device may have open at once.
+        public var maxStreamsPerDevice = 10
         /// Whether `/emulator/v1/debug/...` is served (`--enable-debug-routes`); off, it is unknown.
         public var debugRoutes = false
 
@@ -31,7 +33,7 @@ public struct EmulatorApp: Sendable {
     /// Builds every route over a new emulator state.
     public init(settings: Settings, wallTime: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
         let core = PushEmulatorCore(configuration: settings.core, wallTime: wallTime)
-        let streams = DeviceStreams()
+        let streams = DeviceStreams(limitPerDevice: settings.maxStreamsPerDevice)
         var router = Router()
         router.notFound = { request in
             GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")

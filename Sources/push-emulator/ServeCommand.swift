@@ -76,6 +76,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds between heartbeat comments on device streams.")
     var heartbeatSeconds = 15
 
+    @Option(help: "Open :stream connections one device may have at once (more get 429).")
+    var maxStreamsPerDevice = 10
+
     @Flag(inversion: .prefixedNo, help: "Serve /emulator/v1/debug/tick, numbered events on a timer for trying streaming by hand.")
     var enableDebugRoutes = false
 
@@ -84,7 +87,7 @@ struct ServeCommand: ParsableCommand {
         .init(name: "tls-hostname"), .init(name: "data-dir"), .init(name: "max-body-bytes"), .init(name: "max-header-bytes"),
         .init(name: "max-concurrent-streams"), .init(name: "idle-timeout"), .init(name: "header-timeout"), .init(name: "body-timeout"),
         .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "tokens"),
-        .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"),
+        .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"), .init(name: "max-streams-per-device"),
         .init(name: "enable-debug-routes", isFlag: true),
     ]
 
@@ -105,6 +108,7 @@ struct ServeCommand: ParsableCommand {
         }
         guard maxPending >= 0, heartbeatSeconds > 0 else { throw ValidationError("--max-pending and --heartbeat-seconds must be positive") }
         // Both become milliseconds in Int64 arithmetic: bounded, they cannot overflow it.
+        guard (1...1000).contains(maxStreamsPerDevice) else { throw ValidationError("--max-streams-per-device must be 1 to 1000") }
         guard heartbeatSeconds <= 86_400 else { throw ValidationError("--heartbeat-seconds must be at most 86400 (a day)") }
         for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout)]
         where !(value > 0 && value <= Self.longestTimeout) {
@@ -150,6 +154,7 @@ struct ServeCommand: ParsableCommand {
             tokenMode: TokenMode(rawValue: tokens) ?? .lenient, offlineLimitSeconds: Self.seconds(offlineLimit) ?? 2_592_000,
             maxPending: maxPending, senderID: senderId)
         settings.heartbeatSeconds = heartbeatSeconds
+        settings.maxStreamsPerDevice = maxStreamsPerDevice
         settings.debugRoutes = enableDebugRoutes
         let app = EmulatorApp(settings: settings)
         configuration.errorResponse = app.errorResponse

@@ -37,7 +37,10 @@ class Client:
     def __init__(self, sock):
         self.sock = sock
         self.encoder = hpack.Encoder()
+        self.decoder = hpack.Decoder()
         self.buffer = b""
+        # The decoded header fields of each stream's HEADERS frames, in the order they came.
+        self.received_headers = {}
 
     def start(self, pairs=()):
         self.sock.sendall(PREFACE + settings(pairs))
@@ -79,9 +82,27 @@ class Client:
                     break
                 kind, flags = self.buffer[3], self.buffer[4]
                 stream_id = int.from_bytes(self.buffer[5:9], "big") & 0x7FFFFFFF
-                frames.append((kind, flags, stream_id, self.buffer[9:9 + length]))
+                payload = self.buffer[9:9 + length]
+                frames.append((kind, flags, stream_id, payload))
+                if kind == HEADERS and flags & END_HEADERS:
+                    self.received_headers.setdefault(stream_id, []).append(dict(self.decoder.decode(self.header_fragment(flags, payload))))
                 self.buffer = self.buffer[9 + length:]
         return frames
+
+    @staticmethod
+    def header_fragment(flags, payload):
+        """The header block fragment of a HEADERS payload, without padding and priority fields."""
+        start, end = 0, len(payload)
+        if flags & 0x8:  # PADDED
+            start, end = 1, len(payload) - payload[0]
+        if flags & PRIORITY_FLAG:
+            start += 5
+        return payload[start:end]
+
+    def status(self, stream_id):
+        """The :status of the response on `stream_id`, once its HEADERS frame was read."""
+        blocks = self.received_headers.get(stream_id)
+        return int(blocks[0][":status"]) if blocks else None
 
     def response_complete(self, stream_id, timeout=5.0):
         """Reads until the response on `stream_id` has ended; returns the frames."""

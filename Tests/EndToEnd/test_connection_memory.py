@@ -6,7 +6,7 @@ import time
 
 from api import Api
 from conftest import MEASURES_MEMORY
-from h2frames import RST_STREAM, CANCEL, Client, connect
+from h2frames import CANCEL, DATA, RST_STREAM, Client, connect, frame
 
 PROJECT = "memory"
 
@@ -16,7 +16,8 @@ def rss_mib(emulator):
 
 
 def test_many_zero_window_streams_on_one_connection_are_capped_and_the_memory_returns(start_emulator):
-    emulator = start_emulator()
+    # Streams per device are capped too (10 by default): lifted here to reach the connection's cap.
+    emulator = start_emulator("--max-streams-per-device", "1000")
     api = Api(emulator.http, PROJECT)
     api.register(token="many-streams", platform="ios", bundleId="com.example.app")
     client = Client(connect(emulator.port, tls=False))
@@ -51,3 +52,48 @@ def test_many_zero_window_streams_on_one_connection_are_capped_and_the_memory_re
     after = rss_mib(emulator)
     if MEASURES_MEMORY:
         assert after - before < max(20, (peak - before) / 2), f"RSS {before:.0f} -> {peak:.0f} -> {after:.0f} MiB"
+
+
+def test_a_device_may_have_only_so_many_streams_open(start_emulator):
+    emulator = start_emulator("--max-streams-per-device", "2")
+    api = Api(emulator.http, PROJECT)
+    api.register(token="capped", platform="ios", bundleId="com.example.app")
+    client = Client(connect(emulator.port, tls=False))
+    client.start()
+    path = f"/emulator/v1/projects/{PROJECT}/devices/capped:stream"
+
+    def open_stream(stream_id):
+        client.headers(stream_id, path=path)
+        frames = client.read_frames(lambda f: client.status(stream_id) is not None)
+        return client.status(stream_id), frames
+
+    assert open_stream(1)[0] == 200
+    assert open_stream(3)[0] == 200
+    status, frames = open_stream(5)
+    assert status == 429
+    frames += client.response_complete(5)
+    body = b"".join(f[3] for f in frames if f[0] == DATA and f[2] == 5)
+    assert json.loads(body)["error"]["status"] == "RESOURCE_EXHAUSTED", body
+    # One closes: its place is free again.
+    client.send(frame(RST_STREAM, 0, 1, CANCEL.to_bytes(4, "big")))
+    assert wait_until(lambda: open_stream_status(client, path) == 200)
+
+
+_next_stream = [7]
+
+
+def open_stream_status(client, path):
+    stream_id = _next_stream[0]
+    _next_stream[0] += 2
+    client.headers(stream_id, path=path)
+    client.read_frames(lambda f: client.status(stream_id) is not None)
+    return client.status(stream_id)
+
+
+def wait_until(predicate, timeout=5):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False

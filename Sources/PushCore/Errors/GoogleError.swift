@@ -100,6 +100,11 @@ extension GoogleError {
         GoogleError(status: .permissionDenied, message: message)
     }
 
+    /// 429 RESOURCE_EXHAUSTED for a limit of the emulator's own (no quota detail).
+    public static func resourceExhausted(_ message: String) -> GoogleError {
+        GoogleError(status: .resourceExhausted, message: message)
+    }
+
     /// 429 RESOURCE_EXHAUSTED for a project-wide quota: an `ErrorInfo` with reason
     /// `RATE_LIMIT_EXCEEDED` and no FcmError detail, as fcm-v1.md describes.
     public static func rateLimitExceeded(
