@@ -87,10 +87,12 @@ final class HTTP2Handler: ConnectionProtocol {
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
             guard let frame, let name, let value, let userData else { return 0 }
+            var keepDecoding = true
             HTTP2Handler.with(userData) {
-                $0.header(frame, UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength))
+                keepDecoding = $0.header(frame, UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength))
             }
-            return 0
+            // Stops the block's callbacks and per-field checks; nghttp2 resets the stream.
+            return keepDecoding ? 0 : Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
             guard let data, let userData else { return 0 }
@@ -281,11 +283,17 @@ final class HTTP2Handler: ConnectionProtocol {
         Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 
-    private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+    /// Records one header field; false when the block has decoded to more than twice the
+    /// header limit (an HPACK bomb: one table entry referenced thousands of times), so that
+    /// nghttp2 stops checking and handing over the rest of it.
+    private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
         // Not retained: the block holds the stream until its next `begin`, and nothing here
         // begins one.
-        guard let block = headerBlock.unretained else { return }
-        block._withUnsafeGuaranteedRef { stream in header(frame, stream, name, value) }
+        guard let block = headerBlock.unretained else { return true }
+        return block._withUnsafeGuaranteedRef { stream in
+            header(frame, stream, name, value)
+            return stream.headerBytes <= 2 * maxHeaderBytes
+        }
     }
 
     private func header(
