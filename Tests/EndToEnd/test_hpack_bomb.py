@@ -5,7 +5,7 @@ import os
 import pytest
 
 from conftest import SANITIZER
-from h2frames import END_HEADERS, END_STREAM, HEADERS, Client, connect, frame
+from h2frames import COMPRESSION_ERROR, CONTINUATION, END_HEADERS, END_STREAM, HEADERS, Client, connect, frame, goaway
 
 BIG = "a" * 4000
 
@@ -47,3 +47,23 @@ def test_an_hpack_bomb_costs_about_what_a_header_block_at_the_limit_costs(emulat
     bombs = cpu_for([bomb_block(16_000)] * 40, 83)
     assert emulator.alive()
     assert bombs < max(0.2, 10 * at_limit), f"40 bombs took {bombs:.2f} s of CPU, 40 blocks at the limit {at_limit:.2f} s"
+
+
+def test_one_header_field_over_64_kib_ends_only_its_own_connection(emulator):
+    """nghttp2 cannot decode a single field longer than 64 KiB (its HPACK limit): that is a
+    COMPRESSION_ERROR for the connection, as docs/server.md says, not a 431."""
+    client = Client(connect(emulator.port, tls=False))
+    client.start()
+    block = client.encoder.encode([(":method", "GET"), (":scheme", "http"), (":path", "/healthz"), (":authority", "x"), ("x-huge", "a" * 70_000)], huffman=False)
+    first, rest = block[:16_000], block[16_000:]
+    client.send(frame(HEADERS, END_STREAM, 1, first))
+    while rest:
+        chunk, rest = rest[:16_000], rest[16_000:]
+        client.send(frame(CONTINUATION, 0 if rest else END_HEADERS, 1, chunk))
+    frames = client.error()
+    assert goaway(frames) is not None and goaway(frames)[1] == COMPRESSION_ERROR, frames
+    other = Client(connect(emulator.port, tls=False))
+    other.start()
+    other.headers(1)
+    other.response_complete(1)
+    assert other.status(1) == 200
