@@ -249,9 +249,9 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
 
     // MARK: ResponseStreamSink
 
-    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?) {
-        guard streaming != nil, !bytes.isEmpty else {
-            whenSent?(streaming != nil)
+    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?, from stream: ResponseStream) {
+        guard streaming === stream, !bytes.isEmpty else {
+            whenSent?(streaming === stream)
             return
         }
         if streamingChunked {
@@ -265,8 +265,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         connection.flush()
     }
 
-    func streamFinish() {
-        guard streaming != nil else { return }
+    func streamFinish(from stream: ResponseStream) {
+        guard streaming === stream else { return }
         streaming = nil
         if streamingChunked { connection.send(Array("0\r\n\r\n".utf8)) }
         if !streamingKeepAlive || shuttingDown {

@@ -78,8 +78,8 @@ final class HTTP2Stream: ResponseStreamSink {
 
     var pendingCount: Int { pending.count }
 
-    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?) {
-        guard !bodyComplete, let handler else {
+    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?, from stream: ResponseStream) {
+        guard !bodyComplete, responseStream === stream, let handler else {
             whenSent?(false)
             return
         }
@@ -100,8 +100,8 @@ final class HTTP2Stream: ResponseStreamSink {
         for callback in sentCallbacks.takeAll() { callback(false) }
     }
 
-    func streamFinish() {
-        guard !bodyComplete, let handler else { return }
+    func streamFinish(from stream: ResponseStream) {
+        guard !bodyComplete, responseStream === stream, let handler else { return }
         bodyComplete = true
         handler.resume(self)
     }

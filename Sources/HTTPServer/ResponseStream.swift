@@ -2,10 +2,12 @@ import Synchronization
 
 /// Where a `ResponseStream`'s bytes go: the HTTP/1.1 connection or the HTTP/2 stream that carries
 /// it. Lives on the connection's loop.
+/// Each call names the stream it comes from: a write or finish that reaches the loop after its
+/// stream ended must not land in the next response the same connection streams.
 protocol ResponseStreamSink: AnyObject {
     /// Queues bytes; `whenSent` learns whether they reached the socket.
-    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?)
-    func streamFinish()
+    func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?, from stream: ResponseStream)
+    func streamFinish(from stream: ResponseStream)
 }
 
 /// The body of a streaming response (Server-Sent Events and the like). Writable from any thread:
@@ -41,7 +43,7 @@ public final class ResponseStream: Sendable {
             return false
         }
         let sink = self.sink
-        sink.loop.execute { sink.value.streamWrite(bytes, whenSent: whenSent) }
+        sink.loop.execute { sink.value.streamWrite(bytes, whenSent: whenSent, from: self) }
         return true
     }
 
@@ -55,7 +57,7 @@ public final class ResponseStream: Sendable {
     public func finish() {
         guard markClosed() else { return }
         let sink = self.sink
-        sink.loop.execute { sink.value.streamFinish() }
+        sink.loop.execute { sink.value.streamFinish(from: self) }
     }
 
     /// Runs `handler` once when the stream closes (at once if it already has).
