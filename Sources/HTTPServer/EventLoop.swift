@@ -2,12 +2,13 @@
 import Glibc
 #endif
 import CShims
+import Locking
 import Synchronization
 
 /// One thread running an epoll loop. Connections live on one loop for their whole life; other
 /// threads hand work in with `execute`, which queues it and wakes the loop through an eventfd.
 ///
-/// `@unchecked Sendable`: everything but `pendingTasks` (a `Mutex`) and the descriptors (immutable
+/// `@unchecked Sendable`: everything but `pendingTasks` (`Locked`) and the descriptors (immutable
 /// after init) is touched only from the loop's own thread.
 public final class EventLoop: @unchecked Sendable {
     /// How often timeouts are checked.
@@ -15,7 +16,7 @@ public final class EventLoop: @unchecked Sendable {
 
     let epollFD: Int32
     let wakeFD: Int32
-    private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
+    private let pendingTasks = Locked<[@Sendable () -> Void]>([])
     private var handlers: [LoopHandler?] = []
     private var handlerCount = 0
     private var interests: [UInt32] = []
@@ -27,7 +28,7 @@ public final class EventLoop: @unchecked Sendable {
     private var stopDeadline: UInt64 = 0
     private let loopThread = Atomic<UInt>(0)
     private var joinHandle: pthread_t?
-    private let finished = Mutex<Bool>(false)
+    private let finished = Locked<Bool>(false)
 
     init() throws(SystemError) {
         epollFD = try blockingSyscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }

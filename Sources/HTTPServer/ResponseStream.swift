@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Where a `ResponseStream`'s bytes go: the HTTP/1.1 connection or the HTTP/2 stream that carries
 /// it. Lives on the connection's loop.
@@ -20,7 +20,7 @@ public final class ResponseStream: Sendable {
     }
 
     private let sink: LoopBound<ResponseStreamSink>
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(sink: ResponseStreamSink, loop: EventLoop) {
         self.sink = LoopBound(sink, loop: loop)

@@ -1,6 +1,6 @@
 import HTTPServer
 import PushCore
-import Synchronization
+import Locking
 
 /// The open `:stream` responses per device, so that uninstalling a device or resetting a project
 /// ends them (the core drops its listeners without telling them).
@@ -19,7 +19,7 @@ final class DeviceStreams: Sendable {
         var count: Int { open.count + reserved }
     }
 
-    private let devices = Mutex<[DeviceKey: Streams]>([:])
+    private let devices = Locked<[DeviceKey: Streams]>([:])
     /// How many streams one device may have open at once.
     let limitPerDevice: Int
 

@@ -1,11 +1,11 @@
 import ByteCoding
-import Synchronization
+import Locking
 
 /// The emulator's domain behind one lock: devices, queues, the message log and the clock.
 /// Every HTTP route calls into this; listeners of open streams are called after the lock is
 /// released, so they may call back in.
 public final class PushEmulatorCore: Sendable {
-    let state: Mutex<CoreState>
+    let state: Locked<CoreState>
 
     /// Makes an empty emulator.
     /// - Parameters:
@@ -19,7 +19,7 @@ public final class PushEmulatorCore: Sendable {
         random: some RandomNumberGenerator & Sendable = SeededRandomNumberGenerator(
             seed: UInt64.random(in: .min ... .max))
     ) {
-        state = Mutex(CoreState(configuration: configuration, clock: EmulatorClock(wallTime: wallTime), random: random))
+        state = Locked(CoreState(configuration: configuration, clock: EmulatorClock(wallTime: wallTime), random: random))
     }
 
     /// The settings the emulator runs with.

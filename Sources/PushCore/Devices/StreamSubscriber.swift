@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One open stream's mailbox. Events are posted in order while the core's lock is held and
 /// handed to the listener after it is released, so a listener may call back into the core.
@@ -14,7 +14,7 @@ final class StreamSubscriber: Sendable {
     let id: Int
     private let listener: @Sendable (DeviceEvent, StreamReceipt) -> Void
     private let report: @Sendable (HandOver, Bool) -> Void
-    private let mailbox = Mutex(Mailbox())
+    private let mailbox = Locked(Mailbox())
 
     init(
         id: Int, listener: @escaping @Sendable (DeviceEvent, StreamReceipt) -> Void,
@@ -25,10 +25,12 @@ final class StreamSubscriber: Sendable {
         self.report = report
     }
 
-    /// Queues events; call `drain()` once no other lock is held.
+    /// Queues events; call `drain()` once no other lock is held. The core posts only to
+    /// subscribers it holds, and detaches one before it is closed.
     func post(_ events: [(DeviceEvent, HandOver)]) {
         mailbox.withLock { mailbox in
-            if !mailbox.closed { mailbox.events += events }
+            assert(!mailbox.closed, "a closed subscriber is detached first")
+            mailbox.events += events
         }
     }
 
