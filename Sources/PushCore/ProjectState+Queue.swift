@@ -131,19 +131,30 @@ extension ProjectState {
         return .notification(NotificationEvent(delivery: delivery, deliveredAt: now))
     }
 
-    /// Settles what a stream of the device was given: a delivery sent by any stream is
-    /// `delivered`; one that no stream sent goes back to the pending queue in number (send)
-    /// order; a `messagesDeleted` signal that was not sent is owed again.
-    mutating func finishHandOver(token: String, _ handOver: HandOver, sent: Bool, at now: Timestamp) {
-        guard let slot = devices.index(forKey: token) else { return }
+    /// Settles what the stream `subscriberID` of the device was given: a delivery sent by any
+    /// stream is `delivered`; one that no stream sent goes to the device's other open streams
+    /// (a client that reconnected before its old stream closed), or back to the pending queue in
+    /// number (send) order when there are none; a `messagesDeleted` signal that was not sent is
+    /// owed again. Returns the streams that got an event, to be drained outside the lock.
+    mutating func finishHandOver(
+        token: String, _ handOver: HandOver, sent: Bool, by subscriberID: Int, at now: Timestamp
+    ) -> [StreamSubscriber] {
+        guard let slot = devices.index(forKey: token) else { return [] }
         switch handOver {
         case .delivery(let number):
-            guard let carriers = devices.values[slot].handedOver[number] else { return }
+            guard let carriers = devices.values[slot].handedOver[number] else { return [] }
+            let others = (streams[token] ?? []).filter { $0.id != subscriberID }
             if sent {
                 devices.values[slot].handedOver[number] = nil
                 deliveries[number]?.move(to: .delivered, at: now)
             } else if carriers > 1 {
                 devices.values[slot].handedOver[number] = carriers - 1
+            } else if !others.isEmpty, var delivery = deliveries[number] {
+                let event = self.handOver(&delivery, to: devices.values[slot], at: now)
+                deliveries[number] = delivery
+                devices.values[slot].handedOver[number] = others.count
+                for subscriber in others { subscriber.post([(event, .delivery(number: number))]) }
+                return others
             } else {
                 devices.values[slot].handedOver[number] = nil
                 devices.values[slot].insertPending(number)
@@ -154,6 +165,7 @@ extension ProjectState {
         case .deletion(let reason, let count):
             if !sent { Self.owe(count, reason: reason, by: &devices.values[slot]) }
         }
+        return []
     }
 
     /// A stored delivery with the same collapse id — or, for the APNs API, the same topic

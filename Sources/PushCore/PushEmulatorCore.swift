@@ -213,8 +213,9 @@ public final class PushEmulatorCore: Sendable {
             let now = state.clock.now
             guard let projectState = state.projects[project] else { return .failure(.notFound) }
             guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
-            let subscriber = StreamSubscriber(id: state.nextSubscriberID, listener: listener) { [weak self] handOver, sent in
-                self?.finishHandOver(project: project, token: token, handOver, sent: sent)
+            let id = state.nextSubscriberID
+            let subscriber = StreamSubscriber(id: id, listener: listener) { [weak self] handOver, sent in
+                self?.finishHandOver(project: project, token: token, handOver, sent: sent, by: id)
             }
             state.nextSubscriberID += 1
             let events = state.projects[project]!.connect(
@@ -231,11 +232,12 @@ public final class PushEmulatorCore: Sendable {
     }
 
     /// Called through a `StreamReceipt`.
-    private func finishHandOver(project: String, token: String, _ handOver: HandOver, sent: Bool) {
-        state.withLock { state in
+    private func finishHandOver(project: String, token: String, _ handOver: HandOver, sent: Bool, by subscriberID: Int) {
+        let notified = state.withLock { state in
             let now = state.clock.now
-            state.projects[project]?.finishHandOver(token: token, handOver, sent: sent, at: now)
+            return state.projects[project]?.finishHandOver(token: token, handOver, sent: sent, by: subscriberID, at: now) ?? []
         }
+        for subscriber in notified { subscriber.drain() }
     }
 
     /// Called by `DeviceStream.close()`.

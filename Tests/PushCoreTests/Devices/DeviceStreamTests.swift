@@ -194,4 +194,21 @@ final class DeviceStreamTests: XCTestCase {
         _ = try! core.messages(project: "demo")
         XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.expired])
     }
+
+    func testADeliveryOneStreamDidNotSendGoesToTheDevicesOtherOpenStream() {
+        let core = makeCore()
+        register(core)
+        let old = Receipts()
+        let oldStream = try! core.attachStream(project: "demo", token: "device-1", listener: old.hold).get()
+        let sent = sendFCM(core).sent
+        // The client reconnects before the old stream is found closed.
+        let new = EventRecorder()
+        let newStream = try! core.attachStream(project: "demo", token: "device-1", listener: new.record).get()
+        XCTAssertEqual(new.received, [])
+        oldStream.close()
+        old.settleAll(sent: false)
+        XCTAssertEqual(new.received.count, 1)
+        XCTAssertEqual(sent?.deliveries(in: core).map(\.state), [.delivered])
+        newStream.close()
+    }
 }
