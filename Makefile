@@ -4,7 +4,7 @@ PORT ?= 9499
 BIN_DEBUG := .build/debug/push-emulator
 BIN_RELEASE := .build/release/push-emulator
 
-.PHONY: run build release test unit-test e2e-test bench fuzz deps clean
+.PHONY: run build release test unit-test e2e-test bench perf-count fuzz deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -34,6 +34,10 @@ e2e-test: build
 bench: release
 	@scripts/install-deps.sh --bench
 	scripts/bench.sh $(BIN_RELEASE)
+
+## perf-count: callgrind's instructions per request (FCM send, /healthz, nghttpd's static file) in one run
+perf-count: release
+	scripts/perf-count.sh $(BIN_RELEASE)
 
 ## fuzz: run every fuzz target for FUZZ_SECONDS each (default 30)
 fuzz:
