@@ -8,7 +8,7 @@ BIN_ASAN := .build-asan/debug/push-emulator
 BIN_TSAN := .build-tsan/debug/push-emulator
 E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread bench fuzz deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread bench perf-count fuzz deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -51,6 +51,10 @@ sanitize-thread: deps
 bench: release
 	@scripts/install-deps.sh --bench
 	scripts/bench.sh $(BIN_RELEASE)
+
+## perf-count: callgrind's instructions per request (FCM send, /healthz, nghttpd's static file) in one run
+perf-count: release
+	scripts/perf-count.sh $(BIN_RELEASE)
 
 ## fuzz: run every fuzz target for FUZZ_SECONDS each (default 30)
 fuzz:

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# make perf-count: user-space instructions per request, counted by callgrind over the whole server
+# process (every thread), for an FCM send to an offline device and GET /healthz on the release binary,
+# and for nghttpd serving a static file, all over h2c in the same run. Unlike `make bench`, the counts
+# do not depend on the machine's speed of the moment: repeated runs agree to a few instructions.
+#
+# Each workload gets a fresh server process under callgrind, started with instrumentation off. After
+# a warm-up, h2load (one connection, a fixed number of requests) runs twice: N requests, then 2N,
+# each on its own connection with the counters zeroed before it. The difference of the two counts
+# over N is the cost of one request, without the connection's setup and teardown or the warm-up.
+# The warm-up is long enough that the sends measured queue past the sizes at which the message log
+# and the device's queue still grow by copying (their first block of 4,096): the first thousands of
+# sends cost a few hundred instructions more each.
+#
+# Usage: scripts/perf-count.sh [BINARY]   (without BINARY, builds and uses the release binary)
+#   PERF_REQUESTS  N, the requests of the shorter run (default 2000)
+#   PERF_WARMUP    requests before counting starts (default 5000)
+#   PERF_STREAMS   concurrent streams on h2load's one connection (default 1: each request is read,
+#                  answered and written on its own, so no count depends on how requests happen to
+#                  be batched into reads and writes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REQUESTS=${PERF_REQUESTS:-2000}
+STREAMS=${PERF_STREAMS:-1}
+WARMUP=${PERF_WARMUP:-5000}
+
+scripts/install-deps.sh --perf
+if [ $# -ge 1 ]; then
+  BIN=$1
+else
+  swift build -c release >&2
+  BIN=.build/release/push-emulator
+fi
+
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# valgrind 3.19 cannot read the DWARF 5 debug information Swift 6 writes: count a stripped copy.
+cp "$BIN" "$work/push-emulator"
+strip --strip-debug "$work/push-emulator"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Under callgrind a server takes seconds to start.
+wait_port() { for _ in $(seq 600); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
+
+# load COUNT URL [h2load options...]: COUNT requests on one connection; fails unless every one got a 2xx.
+load() {
+  local count=$1 url=$2 out
+  shift 2
+  out=$(h2load -n "$count" -c 1 -m "$STREAMS" "$@" "$url" 2>&1)
+  if ! grep -q "^status codes: $count 2xx" <<<"$out"; then
+    echo "perf-count: not every request to $url succeeded:" >&2
+    echo "$out" >&2
+    return 1
+  fi
+}
+# counted PID: instructions counted in PID since its counters were last zeroed, summed over its threads.
+counted() { callgrind_control -e Ir "$1" 2>/dev/null | awk '$1 == "Th" {gsub(",", "", $3); sum += $3} END {print sum + 0}'; }
+# settle PID: gives PID a moment to handle the connection h2load closed, then prints its count. An
+# idle server still counts a few thousand instructions a second (its timers, and each query of
+# callgrind_control, wakes its loop): a fixed pause keeps that part the same in every run.
+settle() {
+  sleep 1
+  counted "$1"
+}
+
+# per_request PID URL [h2load options...]: instructions per request in the callgrind process PID.
+per_request() {
+  local pid=$1 url=$2 single double
+  shift 2
+  load "$WARMUP" "$url" "$@"
+  callgrind_control -i on "$pid" >/dev/null 2>&1
+  settle "$pid" >/dev/null
+  callgrind_control -z "$pid" >/dev/null 2>&1
+  load "$REQUESTS" "$url" "$@"
+  single=$(settle "$pid")
+  callgrind_control -z "$pid" >/dev/null 2>&1
+  load $(( 2 * REQUESTS )) "$url" "$@"
+  double=$(settle "$pid")
+  echo $(( (double - single) / REQUESTS ))
+}
+
+# callgrind COMMAND...: starts COMMAND under callgrind with instrumentation off; sets $server_pid.
+callgrind() {
+  valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out.%p" \
+    "$@" >"$work/server.log" 2>&1 &
+  server_pid=$!
+}
+stop() { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
+
+emulator() {
+  local port
+  port=$(free_port)
+  callgrind "$work/push-emulator" serve --port "$port" --threads 1 --no-access-log --data-dir "$work/emulator"
+  wait_port "$port"
+  emulator_url="http://127.0.0.1:$port"
+}
+
+# The FCM message of `make bench`: token, notification, data, apns.headers and apns.payload, to a
+# device that never connects, so every send is validated, converted, queued and logged.
+fcm_body="$work/fcm-send.json"
+cat > "$fcm_body" <<'JSON'
+{"message":{"token":"bench0000000000000000:APA91bBenchDeviceTokenForTheEmulatorBenchmark0123456789","notification":{"title":"Portugal vs. Denmark","body":"great match!"},"data":{"score":"3x1","customKey":"customValue"},"apns":{"headers":{"apns-priority":"10"},"payload":{"aps":{"badge":1,"sound":"default"}}}}}
+JSON
+
+emulator
+send=$(per_request "$server_pid" "$emulator_url/v1/projects/p/messages:send" \
+  -d "$fcm_body" -H "content-type: application/json" -H "authorization: Bearer perf")
+stop
+
+emulator
+healthz=$(per_request "$server_pid" "$emulator_url/healthz")
+stop
+
+# The reference: nghttpd serving a file with the same body as /healthz.
+mkdir -p "$work/docroot"
+printf '{"status":"ok"}' > "$work/docroot/healthz"
+ref_port=$(free_port)
+callgrind nghttpd --no-tls -d "$work/docroot" "$ref_port"
+wait_port "$ref_port"
+static=$(per_request "$server_pid" "http://127.0.0.1:$ref_port/healthz")
+stop
+
+revision=$(git describe --always --dirty 2>/dev/null || echo unknown)
+echo "push-emulator perf-count at $revision: user-space instructions per request, whole server process"
+echo "(callgrind), h2c, h2load -c 1 -m $STREAMS, (count of $(( 2 * REQUESTS )) - count of $REQUESTS requests) / $REQUESTS"
+row() { printf '%-36s %14s %12s\n' "$@"; }
+ratio() { python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.2f}')" "$1" "$2"; }
+thousands() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
+row workload "instructions" "/ nghttpd"
+row "FCM send (offline device)" "$(thousands "$send")" "$(ratio "$send" "$static")"
+row "GET /healthz" "$(thousands "$healthz")" "$(ratio "$healthz" "$static")"
+row "nghttpd static file (15 bytes)" "$(thousands "$static")" "1.00"
