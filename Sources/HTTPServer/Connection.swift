@@ -342,11 +342,13 @@ final class Connection: LoopHandler {
         guard !isClosed else { return }
         let previous = phase
         phase = .closed
+        // What never reached the socket is settled before the streams hear the client left, so
+        // that whoever watches a stream's end finds its unsent writes settled already.
+        output.removeAll()
+        for callback in sentCallbacks.takeAll() { callback(false) }
         if case .active(let proto) = previous { proto.connectionClosed() }
         context.loop.unregister(fd)
         Socket.close(fd)
-        output.removeAll()
-        for callback in sentCallbacks.takeAll() { callback(false) }
         if heldLargeOutput { FreeMemory.releaseAfterLargeFree() }
     }
 }

@@ -212,12 +212,13 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     func connectionClosed() {
-        finishAllStreams()
-        headerBlock.begin(nil)
+        // Unsent writes are settled first, as in `Connection.close`.
         for callback in framedCallbacks { callback(false) }
         framedCallbacks = []
+        for stream in streams { forgetPending(of: stream) }
+        finishAllStreams()
+        headerBlock.begin(nil)
         for stream in streams {
-            forgetPending(of: stream)
             stream.handler = nil
             stream.slot = nil
         }

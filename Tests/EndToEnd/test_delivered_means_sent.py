@@ -32,6 +32,13 @@ def wait_until(predicate, timeout=10):
     return predicate()
 
 
+def settled(api, token):
+    """The device's streams are closed and nothing is on its way to it any more: the server
+    settles a closed stream's writes on its loop, a moment after the client saw the end."""
+    status, device = api.call("GET", f"/emulator/v1/projects/{api.project}/devices/{token}")
+    return not device["connected"] and device["inFlightCount"] == 0
+
+
 def open_zero_window_stream(emulator, token, project=PROJECT):
     """An HTTP/2 device stream whose client grants no flow-control window: nothing can be sent."""
     client = Client(connect(emulator.port, tls=False))
@@ -51,7 +58,7 @@ def test_deliveries_a_zero_window_stream_never_sent_stay_pending_and_are_deleted
     # The device is online, but not a byte of any event could leave.
     assert set(states(api, "zero-window")) == {"pending"}
     client.sock.close()
-    assert wait_until(lambda: not api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")[1]["connected"])
+    assert wait_until(lambda: settled(api, "zero-window"))
     status, device = api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")
     assert device["pendingCount"] == 150
     # More than 100 pending when the device connects: deleted, and the app is told.
@@ -68,7 +75,7 @@ def test_deliveries_not_sent_before_the_stream_closed_come_back_in_order(emulato
     for n in range(5):
         assert api.send({"token": "comes-back", "data": {"n": str(n)}})[0] == 200
     client.sock.close()
-    assert wait_until(lambda: not api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/comes-back")[1]["connected"])
+    assert wait_until(lambda: settled(api, "comes-back"))
     events = api.connect("comes-back")
     assert [e["payload"]["n"] for e in events] == ["0", "1", "2", "3", "4"]
     assert states(api, "comes-back") == ["delivered"] * 5

@@ -86,6 +86,7 @@ public struct Device: Sendable, Equatable {
             JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
             JSONObject.Member(key: "topics", value: .array(subscriptions.keys.sorted().map(JSONValue.string))),
             JSONObject.Member(key: "pendingCount", value: .number(String(pendingCount))),
+            JSONObject.Member(key: "inFlightCount", value: .number(String(handedOver.count))),
             JSONObject.Member(key: "connected", value: .bool(isConnected)),
             JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
             JSONObject.Member(key: "lastConnectedAt", value: lastConnectedAt.map { .string($0.rfc3339) } ?? .null),
