@@ -46,7 +46,8 @@ class Emulator:
     started = []
 
     def __init__(self, *args, max_descriptors=None):
-        """`max_descriptors` sets RLIMIT_NOFILE (soft and hard) for the process, to test the limit."""
+        """`max_descriptors` sets RLIMIT_NOFILE for the process, to test the limit: a number for both
+        the soft and the hard limit, or a (soft, hard) pair."""
         self.data_dir = tempfile.mkdtemp(prefix="push-emulator-test-")
         self.log_path = os.path.join(self.data_dir, "stderr.log")
         self.log = open(self.log_path, "wb")
@@ -54,7 +55,8 @@ class Emulator:
             [BIN, "serve", "--port", "0", "--threads", THREADS, "--data-dir", self.data_dir, *args],
             stdout=subprocess.PIPE, stderr=self.log,
             preexec_fn=None if max_descriptors is None else lambda: resource.setrlimit(
-                resource.RLIMIT_NOFILE, (max_descriptors, max_descriptors)),
+                resource.RLIMIT_NOFILE, max_descriptors if isinstance(max_descriptors, tuple)
+                else (max_descriptors, max_descriptors)),
         )
         Emulator.started.append(self)
         line = self.proc.stdout.readline().decode()

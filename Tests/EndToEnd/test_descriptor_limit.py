@@ -1,6 +1,6 @@
 """At the descriptor limit the server turns new connections away at once (closed, no answer)
 instead of spinning on a listener it cannot accept from, says so once on standard error, and
-serves again as soon as descriptors free up."""
+serves again as soon as descriptors free up. At start it raises its soft limit to the hard one."""
 import http.client
 import os
 import socket
@@ -68,3 +68,10 @@ def test_at_the_descriptor_limit_connections_are_closed_without_spinning_and_ser
 
     assert wait_until(lambda: healthz(emulator.port), timeout=10), emulator.stderr()[-3000:]
     assert emulator.alive()
+
+
+def test_the_soft_descriptor_limit_is_raised_to_the_hard_one_at_start(start_emulator):
+    emulator = start_emulator(max_descriptors=(256, 1024))
+    with open(f"/proc/{emulator.proc.pid}/limits") as f:
+        line = next(line for line in f if line.startswith("Max open files"))
+    assert line.split()[3:5] == ["1024", "1024"], line
