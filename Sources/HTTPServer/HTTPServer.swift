@@ -24,9 +24,10 @@ public final class HTTPServer: Sendable {
             for (_, fd) in listeners { Socket.close(fd) }
             throw error
         }
+        let acceptor = Acceptor()
         for (loop, fd) in listeners {
             let context = LoopContext(loop: loop, configuration: configuration, handler: handler)
-            try loop.register(Listener(fd: fd, context: context))
+            try loop.register(Listener(fd: fd, context: context, acceptor: acceptor))
             if let accessLog = context.accessLog { loop.addAfterBatch { accessLog.flush() } }
         }
         self.port = port

@@ -124,6 +124,8 @@ struct ServeCommand: ParsableCommand {
         sigaddset(&signals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
+        // Each connection holds a descriptor: the usual soft limit of 1024 is too few for a busy stack.
+        DescriptorLimit.raiseSoftToHard()
 
         var configuration = ServerConfiguration()
         configuration.host = host

@@ -1,6 +1,7 @@
 """Starts the real push-emulator binary for end-to-end tests with real clients."""
 import os
 import re
+import resource
 import signal
 import subprocess
 import tempfile
@@ -44,13 +45,18 @@ class Emulator:
     # Every emulator started in this run, for the final sanitizer check.
     started = []
 
-    def __init__(self, *args):
+    def __init__(self, *args, max_descriptors=None):
+        """`max_descriptors` sets RLIMIT_NOFILE for the process, to test the limit: a number for both
+        the soft and the hard limit, or a (soft, hard) pair."""
         self.data_dir = tempfile.mkdtemp(prefix="push-emulator-test-")
         self.log_path = os.path.join(self.data_dir, "stderr.log")
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
             [BIN, "serve", "--port", "0", "--threads", THREADS, "--data-dir", self.data_dir, *args],
             stdout=subprocess.PIPE, stderr=self.log,
+            preexec_fn=None if max_descriptors is None else lambda: resource.setrlimit(
+                resource.RLIMIT_NOFILE, max_descriptors if isinstance(max_descriptors, tuple)
+                else (max_descriptors, max_descriptors)),
         )
         Emulator.started.append(self)
         line = self.proc.stdout.readline().decode()
@@ -112,8 +118,8 @@ def emulator():
 def start_emulator():
     started = []
 
-    def start(*args):
-        emu = Emulator(*args)
+    def start(*args, **options):
+        emu = Emulator(*args, **options)
         started.append(emu)
         return emu
 
