@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Locking
 import Synchronization
 
 /// Reports on standard error when listeners cannot accept connections (the descriptor limit, most
@@ -21,7 +22,7 @@ final class AcceptFailureLog: Sendable {
     private let fd: Int32
     /// Set while an episode runs, so that accepting outside one costs one atomic load.
     private let inEpisode = Atomic<Bool>(false)
-    private let episode = Mutex<Episode?>(nil)
+    private let episode = Locked<Episode?>(nil)
 
     /// Writes to `fd` (2, standard error, unless a test says otherwise).
     init(fd: Int32 = 2, quietNanoseconds: UInt64 = 5_000_000_000) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import Locking
 
 /// Accepts connections for all of a server's listeners, and deals with `accept` failing.
 ///
@@ -26,7 +26,7 @@ final class Acceptor: Sendable {
         case failed
     }
 
-    private let reserve = Mutex(ReserveDescriptor())
+    private let reserve = Locked(ReserveDescriptor())
     private let failureLog: AcceptFailureLog
 
     init(failureLog: AcceptFailureLog = AcceptFailureLog()) {

@@ -8,7 +8,7 @@ import Synchronization
 /// A value behind a lock, as the standard library's `Mutex`: this build is for ThreadSanitizer,
 /// which does not see the futex under `Mutex` on Linux and would report every access two threads
 /// make to a guarded value as a race, so a pthread mutex (which it intercepts) guards it here.
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
@@ -33,5 +33,5 @@ public final class Locked<Value>: @unchecked Sendable {
 #else
 /// A value behind a lock: the standard library's `Mutex`. ThreadSanitizer builds use a pthread
 /// mutex instead (see the other branch of this file); `make sanitize` sets that up.
-public typealias Locked<Value> = Mutex<Value>
+public typealias Locked<Value: ~Copyable> = Mutex<Value>
 #endif
