@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing push-emulator needs, only when it is missing:
-# Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk) and, with
+# Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk, prlimit) and, with
 # --python, a local virtualenv (.venv) with the test clients from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,7 @@ if [ "${1:-}" = "--bench" ] || [ "${1:-}" = "--python" ]; then
   command -v wrk >/dev/null || missing+=(wrk)
   command -v openssl >/dev/null || missing+=(openssl)
   command -v ss >/dev/null || missing+=(iproute2)
+  command -v prlimit >/dev/null || missing+=(util-linux)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
