@@ -683,10 +683,10 @@ def main():
             results.append(result)
 
     print(f"\nstress summary (release binary {BIN}, {os.cpu_count()} cores, {time.monotonic() - run_started:.0f} s)")
-    print(f"{'scenario':<12} {'':<4} {'check':<48} {'measured':<60} bound")
+    print(f"{'scenario':<12} {'':<4} {'check':<58} {'measured':<60} bound")
     for result in results:
         for mark, what, value, bound in result.rows:
-            print(f"{result.name:<12} {mark:<4} {what[:48]:<48} {str(value):<60} {bound}")
+            print(f"{result.name:<12} {mark:<4} {what[:58]:<58} {str(value):<60} {bound}")
     for result in results:
         print(f"{result.name:<12} {'FAIL' if result.failed else 'ok':<4} {result.seconds:.0f} s")
     failed = sum(1 for result in results if result.failed)
