@@ -8,7 +8,7 @@ BIN_ASAN := .build-asan/debug/push-emulator
 BIN_TSAN := .build-tsan/debug/push-emulator
 E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread bench perf-count fuzz deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench perf-count fuzz deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -46,6 +46,13 @@ sanitize-thread: deps
 	@scripts/install-deps.sh --python
 	PUSH_EMULATOR_SANITIZER=thread $(SWIFT) build --sanitize=thread --scratch-path .build-tsan
 	PUSH_EMULATOR_SANITIZER=thread PUSH_EMULATOR_TEST_THREADS=4 PUSH_EMULATOR_BIN=$(BIN_TSAN) $(E2E)
+
+## stress: bounded stress scenarios against the release binary (1M queued messages then reads, 500
+## zero-window streams, the reconnect race, the descriptor limit); fails on a lost or misreported
+## delivery, a slow /healthz or memory over its documented bound (docs/performance.md)
+stress: release
+	@scripts/install-deps.sh --python
+	.venv/bin/python Tests/Stress/stress.py $(BIN_RELEASE)
 
 ## bench: h2load/wrk against the emulator and nghttpd in one run, printed as ratios
 bench: release

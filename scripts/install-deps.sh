@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing push-emulator needs, only when it is missing:
-# Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk) and, with
+# Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk, prlimit) and, with
 # --python, a local virtualenv (.venv) with the test clients from PyPI; with --perf, valgrind and strip
 # for scripts/perf-count.sh.
 set -euo pipefail
@@ -18,6 +18,7 @@ if [ "${1:-}" = "--bench" ] || [ "${1:-}" = "--python" ]; then
   command -v wrk >/dev/null || missing+=(wrk)
   command -v openssl >/dev/null || missing+=(openssl)
   command -v ss >/dev/null || missing+=(iproute2)
+  command -v prlimit >/dev/null || missing+=(util-linux)
 fi
 if [ "${1:-}" = "--perf" ]; then
   command -v nghttpd >/dev/null || missing+=(nghttp2-server)

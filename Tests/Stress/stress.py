@@ -1,0 +1,701 @@
+#!/usr/bin/env python3
+"""`make stress`: bounded stress scenarios against the release binary (docs/performance.md).
+
+Each scenario starts an emulator of its own on 127.0.0.1, drives it, prints what it measured and
+checks it against the bounds below; the run exits non-zero if any check fails. A scenario fails on
+any lost or misreported delivery, a `/healthz` slower than HEALTHZ_BOUND_MS while it runs, or a
+resident size above its documented bound.
+
+    python Tests/Stress/stress.py [BINARY]       (default .build/release/push-emulator)
+
+STRESS_ONLY=queue,zero-window,race,fd runs a subset (e.g. STRESS_ONLY=fd); STRESS_RACE_SECONDS
+(default 60) sets the length of the reconnect race; STRESS_HEALTHZ_MS (default 100) the /healthz
+bound.
+"""
+import collections
+import http.client
+import json
+import os
+import random
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "EndToEnd"))
+import hpack  # noqa: E402
+from h2frames import HEADERS, RST_STREAM, Client, connect  # noqa: E402
+
+# The bounds, documented in docs/performance.md ("make stress"); change both together.
+# every /healthz on a fresh connection while a scenario reads, sends or races (STRESS_HEALTHZ_MS
+# raises it on a machine too busy to keep the probe itself on time)
+HEALTHZ_BOUND_MS = float(os.environ.get("STRESS_HEALTHZ_MS", "100"))
+READ_BOUND_MS = 100             # each device read and log page with 1M messages queued
+QUEUE_MESSAGES = 1_000_000      # messages queued by the queue scenario
+QUEUE_DEVICES = 100             # ... spread over this many offline devices
+CONNECT_BOUND_MS = 250          # the :connect that deletes a device's 10,000 pending (it changes each)
+QUEUE_RSS_BOUND_MIB = 1300      # resident size with QUEUE_MESSAGES queued and logged (measured: 860)
+RESET_RSS_BOUND_MIB = 100       # resident size after the DELETE /emulator/v1/state that follows (measured: 35)
+ZERO_WINDOW_STREAMS = 500       # zero-window HTTP/2 streams of one device on one connection
+ZERO_WINDOW_SENDS = 2_000       # sends to that device while they are open
+ZERO_WINDOW_GROWTH_BOUND_MIB = 128  # resident growth while they are open (measured: 53-72; the cap is 8 MiB a connection)
+RACE_DEVICES = 50               # SSE devices in the reconnect race
+RACE_RECONNECTING = 15          # ... of which this many reconnect every 2-3 s
+RACE_SENDERS = 6                # parallel sender threads (HTTP/1.1 keep-alive)
+FD_LIMIT = 512                  # descriptor limit of the fd scenario's emulator
+FD_CONNECTIONS = 1_000          # idle connections it is offered
+FD_CPU_BOUND_SECONDS = 0.5      # server CPU time over FD_HOLD_SECONDS while they are held
+FD_HOLD_SECONDS = 5
+
+BIN = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else ".build/release/push-emulator"
+AUTH = {"Content-Type": "application/json", "Authorization": "Bearer stress"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The emulator process and what we read about it
+# ---------------------------------------------------------------------------------------------
+
+class Emulator:
+    """One emulator process on a free port, optionally started through a wrapper (prlimit)."""
+
+    def __init__(self, *args, wrapper=()):
+        self.data_dir = tempfile.mkdtemp(prefix="push-emulator-stress-")
+        self.log = open(os.path.join(self.data_dir, "stderr.log"), "wb")
+        # prlimit runs the command by exec, so the process id is the emulator's.
+        self.proc = subprocess.Popen(
+            [*wrapper, BIN, "serve", "--port", "0", "--threads", "2", "--no-access-log",
+             "--data-dir", self.data_dir, *args],
+            stdout=subprocess.PIPE, stderr=self.log)
+        line = self.proc.stdout.readline().decode()
+        match = re.search(r"listening on [^ ]+:(\d+)", line)
+        if not match:
+            raise RuntimeError(f"no banner from the emulator: {line!r}")
+        self.port = int(match.group(1))
+        self.pid = self.proc.pid
+
+    def rss_mib(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+class Api:
+    """A keep-alive HTTP/1.1 JSON client; one per thread."""
+
+    def __init__(self, port):
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method, path, body=None):
+        """(status, decoded body, milliseconds) of one request."""
+        data = None if body is None else json.dumps(body)
+        started = time.perf_counter()
+        try:
+            self.connection.request(method, path, data, AUTH)
+            response = self.connection.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            raise
+        elapsed = (time.perf_counter() - started) * 1000
+        return response.status, (json.loads(raw) if raw else None), elapsed
+
+
+def healthz_once(port, timeout=5.0):
+    """(status line or error, milliseconds) of GET /healthz on a fresh connection."""
+    started = time.perf_counter()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        status = answer.split(b"\r\n", 1)[0].decode(errors="replace")
+    except OSError as error:
+        status = type(error).__name__
+    return status, (time.perf_counter() - started) * 1000
+
+
+class HealthzProbe:
+    """GET /healthz on a fresh connection every 10 ms from a process of its own, so that the
+    load generators' threads in this one do not delay it (python -u stress.py --probe PORT)."""
+
+    def __init__(self, port):
+        self.proc = subprocess.Popen([sys.executable, "-u", __file__, "--probe", str(port)],
+                                     stdout=subprocess.PIPE, text=True)
+
+    def stop(self):
+        """Latencies in ms of the probes that answered 200, and how many did not."""
+        self.proc.send_signal(signal.SIGTERM)
+        out, _ = self.proc.communicate(timeout=15)
+        latencies, failures = [], 0
+        for line in out.splitlines():
+            status, _, ms = line.rpartition(" ")
+            if " 200 " in status + " ":
+                latencies.append(float(ms))
+            else:
+                failures += 1
+        return latencies, failures
+
+
+def probe_forever(port):
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    while True:
+        status, ms = healthz_once(port)
+        print(f"{status} {ms:.2f}", flush=True)
+        time.sleep(0.01)
+
+
+class RssSampler(threading.Thread):
+    """The emulator's largest resident size while it runs, sampled every 100 ms."""
+
+    def __init__(self, emulator):
+        super().__init__(daemon=True)
+        self.emulator, self.peak, self.done = emulator, emulator.rss_mib(), threading.Event()
+
+    def run(self):
+        while not self.done.wait(0.1):
+            self.peak = max(self.peak, self.emulator.rss_mib())
+
+    def stop(self):
+        self.done.set()
+        self.join()
+        self.peak = max(self.peak, self.emulator.rss_mib())
+        return self.peak
+
+
+def h2load(url, body_path, requests, clients, streams):
+    """Runs h2load with one fixed body; (2xx answers, other answers and failures)."""
+    result = subprocess.run(
+        ["h2load", "-n", str(requests), "-c", str(clients), "-m", str(streams), "-d", body_path,
+         "-H", "content-type: application/json", "-H", "authorization: Bearer stress", url],
+        capture_output=True, text=True)
+    ok = re.search(r"status codes: (\d+) 2xx", result.stdout)
+    succeeded = int(ok.group(1)) if ok else 0
+    return succeeded, requests - succeeded
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+def page_all(api, project, token):
+    """Every logged message sent to `token`, following nextPageToken with pages of 1,000."""
+    messages, page_token = [], ""
+    while True:
+        query = f"token={token}&pageSize=1000" + (f"&pageToken={page_token}" if page_token else "")
+        status, body, _ = api.call("GET", f"/emulator/v1/projects/{project}/messages?{query}")
+        assert status == 200, body
+        messages += body.get("messages", [])
+        page_token = body.get("nextPageToken")
+        if not page_token:
+            return messages
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+class Scenario:
+    """What one scenario measured: checks (with a bound, may fail) and plain figures."""
+
+    def __init__(self, name):
+        self.name, self.rows, self.failed, self.started = name, [], 0, time.monotonic()
+
+    def check(self, what, ok, value, bound=""):
+        self.rows.append(("ok" if ok else "FAIL", what, value, bound))
+        self.failed += 0 if ok else 1
+        print(f"  [{'ok' if ok else 'FAIL'}] {what}: {value}" + (f" (bound {bound})" if bound else ""), flush=True)
+
+    def note(self, what, value):
+        self.rows.append(("", what, value, ""))
+        print(f"  {what}: {value}", flush=True)
+
+    def healthz(self, latencies, failures, when):
+        worst = max(latencies, default=0.0)
+        slow = sorted((ms for ms in latencies if ms >= HEALTHZ_BOUND_MS), reverse=True)
+        self.check(f"/healthz {when}", failures == 0 and not slow and bool(latencies),
+                   f"{len(latencies)} probes, {failures} failed, p50 {percentile(latencies, 0.5):.1f} ms, "
+                   f"max {worst:.1f} ms" + (f", {len(slow)} slow: {', '.join(f'{ms:.0f}' for ms in slow[:3])}" if slow else ""),
+                   f"< {HEALTHZ_BOUND_MS:g} ms")
+
+
+def mib(value):
+    return f"{value:,.0f} MiB"
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenario 1: a million queued messages, then reads
+# ---------------------------------------------------------------------------------------------
+
+def queue_scenario(result, work):
+    emulator = Emulator()
+    try:
+        project = "stress"
+        sends_each = QUEUE_MESSAGES // QUEUE_DEVICES
+        tokens = [f"stress{n:03d}:APA91bStressQueueDeviceTokenForTheEmulator" for n in range(QUEUE_DEVICES)]
+        before = emulator.rss_mib()
+        started = time.monotonic()
+        succeeded = failed = 0
+        send_probe = HealthzProbe(emulator.port)
+        url = f"http://127.0.0.1:{emulator.port}/v1/projects/{project}/messages:send"
+        for token in tokens:
+            # h2load sends one body per run, so one run per device.
+            body_path = os.path.join(work, "queue-body.json")
+            with open(body_path, "w") as f:
+                json.dump({"message": {"token": token, "notification": {"title": "Queued", "body": "stress"},
+                                       "data": {"score": "3x1"}}}, f)
+            ok, bad = h2load(url, body_path, sends_each, clients=4, streams=100)
+            succeeded += ok
+            failed += bad
+        send_seconds = time.monotonic() - started
+        latencies, failures = send_probe.stop()
+        result.note("/healthz during the sends (not bounded: h2load keeps both cores busy)",
+                    f"{len(latencies)} probes, {failures} failed, p50 {percentile(latencies, 0.5):.1f} ms, "
+                    f"max {max(latencies, default=0):.1f} ms")
+        result.note("sends", f"{succeeded:,} answered 200, {failed:,} not, in {send_seconds:.1f} s "
+                             f"({succeeded / send_seconds:,.0f}/s; h2load -c 4 -m 100, one run per device)")
+        result.check("every send accepted", succeeded == QUEUE_MESSAGES and failed == 0, f"{succeeded:,}", f"{QUEUE_MESSAGES:,}")
+        queued_rss = emulator.rss_mib()
+        result.check("resident size with 1M queued", queued_rss < QUEUE_RSS_BOUND_MIB,
+                     f"{mib(queued_rss)} (from {mib(before)})", f"< {QUEUE_RSS_BOUND_MIB:,} MiB")
+
+        api = Api(emulator.port)
+        probe = HealthzProbe(emulator.port)
+        time.sleep(0.2)
+        reads = collections.defaultdict(list)
+
+        # Device reads: every device, each with its own 10,000 pending.
+        pending = []
+        for token in tokens:
+            status, device, ms = api.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")
+            reads["GET /devices/{token}"].append(ms)
+            pending.append(device["pendingCount"] if status == 200 else -1)
+        result.check("pendingCount of every device", all(p == sends_each for p in pending),
+                     f"{sum(pending):,} in all, {min(pending):,} to {max(pending):,} each", f"{sends_each:,} each")
+        status, body, ms = api.call("GET", f"/emulator/v1/projects/{project}/devices?pageSize=1000")
+        reads["GET /devices?pageSize=1000"].append(ms)
+
+        # The message log: the first pages (newest first), then a deep one near the oldest end.
+        page_token, first_tokens, logged = "", [], 0
+        for _ in range(5):
+            query = "pageSize=100" + (f"&pageToken={page_token}" if page_token else "")
+            status, body, ms = api.call("GET", f"/emulator/v1/projects/{project}/messages?{query}")
+            reads["GET /messages?pageSize=100 (first 5 pages)"].append(ms)
+            logged += len(body["messages"])
+            first_tokens.append(page_token)
+            page_token = body["nextPageToken"]
+        # A page token is the position to resume from (a message's sequence number, counting
+        # sends in the emulator's lifetime): one 999,700 sends back is a page deep in the log.
+        deep_token = str(max(1, int(page_token) - (QUEUE_MESSAGES - 800)))
+        status, deep, ms = api.call("GET", f"/emulator/v1/projects/{project}/messages?pageSize=100&pageToken={deep_token}")
+        reads["GET /messages?pageSize=100 (deep page)"].append(ms)
+        deep_targets = {m["target"].get("token") for m in deep.get("messages", [])} if status == 200 else set()
+        result.check("log pages", logged == 500 and status == 200 and len(deep["messages"]) == 100 and deep_targets == {tokens[0]},
+                     f"5 first pages: {logged} messages; deep page: {len(deep.get('messages', []))} to {sorted(deep_targets)[:2]}",
+                     "100 a page; the deep page holds the first device's")
+        # A page filtered by device: the newest device's messages come first in the log.
+        status, body, ms = api.call("GET", f"/emulator/v1/projects/{project}/messages?token={tokens[-1]}&pageSize=100")
+        reads["GET /messages?token=&pageSize=100 (newest device)"].append(ms)
+
+        # One device with 10,000 pending connects: all deleted (more than --max-pending), one event.
+        status, body, ms = api.call("POST", f"/emulator/v1/projects/{project}/devices/{tokens[50]}:connect")
+        reads[":connect (10,000 pending)"].append(ms)
+        expected = [{"type": "messagesDeleted", "reason": "tooManyPending", "count": sends_each}]
+        result.check(":connect with 10,000 pending", status == 200 and body["events"] == expected,
+                     json.dumps(body["events"])[:120], "one messagesDeleted tooManyPending, count 10000")
+        status, device, ms = api.call("GET", f"/emulator/v1/projects/{project}/devices/{tokens[50]}")
+        reads["GET /devices/{token}"].append(ms)
+        result.check("pendingCount after the connect", device["pendingCount"] == 0, device["pendingCount"], "0")
+
+        latencies, failures = probe.stop()
+        for what, values in reads.items():
+            bound = CONNECT_BOUND_MS if what.startswith(":connect") else READ_BOUND_MS
+            result.check(what, max(values) < bound,
+                         f"{len(values)} reads, max {max(values):.1f} ms, p50 {percentile(values, 0.5):.1f} ms",
+                         f"< {bound} ms")
+        result.healthz(latencies, failures, "during the reads")
+        # The oldest device's messages sit behind 990,000 others: a filtered page reads past them
+        # all. Measured after the probe, and reported only.
+        status, body, ms = api.call("GET", f"/emulator/v1/projects/{project}/messages?token={tokens[0]}&pageSize=100")
+        result.note("GET /messages?token=&pageSize=100 (oldest device, reads the whole log)",
+                    f"{ms:.0f} ms, {len(body.get('messages', []))} messages")
+
+        status, _, ms = api.call("DELETE", "/emulator/v1/state")
+        time.sleep(1.0)
+        after_reset = emulator.rss_mib()
+        result.check("resident size after DELETE /emulator/v1/state", status == 200 and after_reset < RESET_RSS_BOUND_MIB,
+                     f"{mib(after_reset)} (reset took {ms:.0f} ms)", f"< {RESET_RSS_BOUND_MIB} MiB")
+        result.check("emulator still running", emulator.alive(), "yes" if emulator.alive() else "no")
+    finally:
+        emulator.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenario 2: one connection, many zero-window streams of one device
+# ---------------------------------------------------------------------------------------------
+
+def zero_window_scenario(result, work):
+    emulator = Emulator()
+    try:
+        project, token = "zero-window", "zero-window:device"
+        api = Api(emulator.port)
+        status, body, _ = api.call("POST", f"/emulator/v1/projects/{project}/devices",
+                                   {"token": token, "platform": "ios", "bundleId": "com.example.app"})
+        assert status == 201, body
+        client = Client(connect(emulator.port, tls=False))
+        client.start(pairs=[(0x4, 0)])  # SETTINGS_INITIAL_WINDOW_SIZE = 0: no DATA may reach us
+        stream_ids = [1 + 2 * n for n in range(ZERO_WINDOW_STREAMS)]
+        for stream_id in stream_ids:
+            client.headers(stream_id, path=f"/emulator/v1/projects/{project}/devices/{token}:stream")
+        time.sleep(0.5)
+        frames = client.read_frames(lambda f: False, timeout=0.5)
+        before = emulator.rss_mib()
+
+        body_path = os.path.join(work, "zero-window-body.json")
+        with open(body_path, "w") as f:
+            json.dump({"message": {"token": token, "notification": {"title": "t" * 200, "body": "b" * 500},
+                                   "data": {"k": "v" * 200}}}, f)
+        probe = HealthzProbe(emulator.port)
+        sampler = RssSampler(emulator)
+        sampler.start()
+        started = time.monotonic()
+        succeeded, failed = h2load(f"http://127.0.0.1:{emulator.port}/v1/projects/{project}/messages:send",
+                                   body_path, ZERO_WINDOW_SENDS, clients=1, streams=20)
+        send_seconds = time.monotonic() - started
+        frames += client.read_frames(lambda f: False, timeout=1.0)
+        peak = sampler.stop()
+        latencies, failures = probe.stop()
+
+        # What became of each stream: answered 200 (then held), refused (another status or
+        # REFUSED_STREAM) or reset once the connection went over its cap.
+        decoder, answered, refused, reset = hpack.Decoder(), set(), set(), collections.Counter()
+        for frame in frames:
+            if frame[0] == HEADERS:
+                status_code = dict(decoder.decode(frame[3])).get(":status")
+                (answered if status_code == "200" else refused).add(frame[2])
+            elif frame[0] == RST_STREAM:
+                code = int.from_bytes(frame[3][:4], "big")
+                if code == 0x7:  # REFUSED_STREAM
+                    refused.add(frame[2])
+                reset[frame[2]] = code
+        result.note("streams", f"{len(answered)} answered 200, {len(refused)} refused, "
+                               f"{len(reset)} reset ({dict(collections.Counter(reset.values()))} by code)")
+        result.note("sends", f"{succeeded:,} in {send_seconds:.1f} s ({succeeded / send_seconds:,.0f}/s)")
+        result.check("every send accepted", succeeded == ZERO_WINDOW_SENDS and failed == 0, f"{succeeded:,}", f"{ZERO_WINDOW_SENDS:,}")
+        result.check("streams over the cap refused or reset", len(refused | set(reset)) > 0,
+                     f"{len(refused | set(reset))} of {ZERO_WINDOW_STREAMS}", "some")
+        result.check("resident growth with the streams open", peak - before < ZERO_WINDOW_GROWTH_BOUND_MIB,
+                     f"{mib(before)} -> peak {mib(peak)}", f"+{ZERO_WINDOW_GROWTH_BOUND_MIB} MiB")
+        result.healthz(latencies, failures, "during the sends")
+
+        client.sock.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            device = api.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")[1]
+            if not device["connected"]:
+                break
+            time.sleep(0.05)
+        states = collections.Counter(d["state"] for m in page_all(api, project, token) for d in m["deliveries"])
+        result.check("nothing the client never received is delivered",
+                     device["pendingCount"] == ZERO_WINDOW_SENDS and states == {"pending": ZERO_WINDOW_SENDS},
+                     f"pendingCount {device['pendingCount']:,}, log {dict(states)}, connected {device['connected']}",
+                     f"{ZERO_WINDOW_SENDS:,} pending, none delivered")
+        time.sleep(0.5)
+        result.note("resident size after the connection closed", mib(emulator.rss_mib()))
+        result.check("emulator still running", emulator.alive(), "yes" if emulator.alive() else "no")
+    finally:
+        emulator.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenario 3: the reconnect race
+# ---------------------------------------------------------------------------------------------
+
+class SseDevice(threading.Thread):
+    """A device on an HTTP/1.1 SSE stream that records every notification id it read. A
+    reconnecting one half-closes its stream after 2-3 s and opens another; a steady one keeps its
+    stream (and opens another only if the server ends it). On stop, each half-closes and reads to
+    the end, so everything the server sent is counted."""
+
+    def __init__(self, port, project, token, reconnecting, stop):
+        super().__init__(daemon=True)
+        self.port, self.project, self.token = port, project, token
+        self.reconnecting, self.stop = reconnecting, stop
+        self.received, self.sessions, self.errors = [], 0, []
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                self.session()
+            except OSError as error:
+                self.errors.append(repr(error))
+                time.sleep(0.05)
+
+    def session(self):
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=1)
+        sock.sendall(f"GET /emulator/v1/projects/{self.project}/devices/{self.token}:stream HTTP/1.1\r\n"
+                     "Host: 127.0.0.1\r\n\r\n".encode())
+        self.sessions += 1
+        buffer, half_closed = b"", False
+        lifetime = 2 + random.random() if self.reconnecting else float("inf")
+        started = time.monotonic()
+        try:
+            while True:
+                if not half_closed and (time.monotonic() - started > lifetime or self.stop.is_set()):
+                    sock.shutdown(socket.SHUT_WR)
+                    half_closed = True
+                try:
+                    chunk = sock.recv(65536)
+                except socket.timeout:
+                    continue
+                if not chunk:
+                    return
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    event, _, buffer = buffer.partition(b"\n\n")
+                    for line in event.split(b"\n"):
+                        if line.startswith(b"data: "):
+                            data = json.loads(line[6:])
+                            if data.get("type") == "notification":
+                                self.received.append(data["id"])
+        finally:
+            sock.close()
+
+
+def race_scenario(result, work):
+    emulator = Emulator()
+    try:
+        project = "race"
+        seconds = float(os.environ.get("STRESS_RACE_SECONDS", "60"))
+        api = Api(emulator.port)
+        tokens = [f"race{n:02d}:device" for n in range(RACE_DEVICES)]
+        for token in tokens:
+            status, body, _ = api.call("POST", f"/emulator/v1/projects/{project}/devices",
+                                       {"token": token, "platform": "ios", "bundleId": "com.example.app"})
+            assert status == 201, body
+        stop_devices, stop_senders = threading.Event(), threading.Event()
+        devices = [SseDevice(emulator.port, project, token, n < RACE_RECONNECTING, stop_devices)
+                   for n, token in enumerate(tokens)]
+        for device in devices:
+            device.start()
+        time.sleep(1)
+        accepted, refused = collections.Counter(), collections.Counter()
+
+        def sender(number):
+            client, n = Api(emulator.port), 0
+            while not stop_senders.is_set():
+                token = random.choice(tokens)
+                try:
+                    status, body, _ = client.call("POST", f"/v1/projects/{project}/messages:send",
+                                                  {"message": {"token": token, "data": {"sender": str(number), "n": str(n)}}})
+                except (OSError, http.client.HTTPException) as error:
+                    refused[type(error).__name__] += 1
+                    continue
+                n += 1
+                if status == 200:
+                    accepted[token] += 1
+                else:
+                    refused[status] += 1
+
+        probe = HealthzProbe(emulator.port)
+        sampler = RssSampler(emulator)
+        sampler.start()
+        senders = [threading.Thread(target=sender, args=(n,), daemon=True) for n in range(RACE_SENDERS)]
+        started = time.monotonic()
+        for thread in senders:
+            thread.start()
+        time.sleep(seconds)
+        stop_senders.set()
+        for thread in senders:
+            thread.join(timeout=30)
+        ran = time.monotonic() - started
+        latencies, failures = probe.stop()
+        peak = sampler.stop()
+        time.sleep(1)
+        stop_devices.set()
+        for device in devices:
+            device.join(timeout=15)
+        # A stream that ends settles what it was handed and did not send (back to pending) as it
+        # closes, which may be just after its client read the end: wait until no device is
+        # connected, and a little more, before the last poll.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(
+                api.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")[1]["connected"] for token in tokens):
+            time.sleep(0.1)
+        time.sleep(0.5)
+
+        totals, problems = collections.Counter(), []
+        for device in devices:
+            # Whatever no session sent is still pending: a last poll collects it.
+            status, body, _ = api.call("POST", f"/emulator/v1/projects/{project}/devices/{device.token}:connect")
+            polled = [e["id"] for e in body["events"] if e["type"] == "notification"]
+            received = device.received + polled
+            states = collections.Counter()
+            delivered = set()
+            messages = page_all(api, project, device.token)
+            for message in messages:
+                for d in message["deliveries"]:
+                    states[d["state"]] += 1
+                    if d["state"] == "delivered":
+                        delivered.add(d["id"])
+            duplicates = len(received) - len(set(received))
+            lost = delivered - set(received)          # marked delivered, never read
+            unmarked = set(received) - delivered       # read, not marked delivered
+            totals.update(states)
+            totals.update(accepted=accepted[device.token], logged=len(messages), streamed=len(device.received),
+                          polled=len(polled), sessions=device.sessions, duplicates=duplicates,
+                          lost=len(lost), unmarked=len(unmarked))
+            if duplicates or lost or unmarked or len(messages) != accepted[device.token] or states["pending"]:
+                problems.append(f"{device.token}: accepted {accepted[device.token]}, logged {len(messages)}, "
+                                f"states {dict(states)}, duplicates {duplicates}, lost {sorted(lost)[:3]}, "
+                                f"unmarked {sorted(unmarked)[:3]}")
+        result.note("load", f"{ran:.0f} s, {RACE_DEVICES} SSE devices ({RACE_RECONNECTING} reconnecting every 2-3 s, "
+                            f"{totals['sessions']:,} sessions), {RACE_SENDERS} senders, "
+                            f"{totals['accepted']:,} sends accepted ({totals['accepted'] / ran:,.0f}/s), refused {dict(refused)}")
+        result.note("deliveries", f"{totals['delivered']:,} delivered, {totals['deleted']:,} deleted; "
+                                  f"{totals['streamed']:,} read from streams + {totals['polled']:,} by the last poll")
+        result.check("every send logged", totals["logged"] == totals["accepted"] and not refused,
+                     f"{totals['logged']:,} logged of {totals['accepted']:,}", "all")
+        result.check("delivered = received, exactly once",
+                     not problems,
+                     f"{totals['lost']} marked delivered but never read, {totals['unmarked']} read but not marked, "
+                     f"{totals['duplicates']} duplicates, {totals['pending']} still pending", "0 each")
+        for problem in problems[:5]:
+            print("    " + problem)
+        result.note("resident size", f"peak {mib(peak)}")
+        result.healthz(latencies, failures, "during the race")
+        result.check("emulator still running", emulator.alive(), "yes" if emulator.alive() else "no")
+    finally:
+        emulator.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenario 4: at the descriptor limit
+# ---------------------------------------------------------------------------------------------
+
+def fd_scenario(result, work):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, FD_CONNECTIONS + 512)), hard))
+    emulator = Emulator(wrapper=("prlimit", f"--nofile={FD_LIMIT}:{FD_LIMIT}"))
+    sockets = []
+    try:
+        opened = failed = 0
+        for _ in range(FD_CONNECTIONS):
+            try:
+                sockets.append(socket.create_connection(("127.0.0.1", emulator.port), timeout=2))
+                opened += 1
+            except OSError:
+                failed += 1
+        time.sleep(0.5)
+        server_fds = len(os.listdir(f"/proc/{emulator.pid}/fd"))
+        cpu_before = emulator.cpu_seconds()
+        time.sleep(FD_HOLD_SECONDS)
+        cpu_held = emulator.cpu_seconds() - cpu_before
+        held_status, held_ms = healthz_once(emulator.port, timeout=2)
+        result.note("connections", f"{opened:,} opened ({failed} failed), the server holds {server_fds} descriptors "
+                                   f"(limit {FD_LIMIT})")
+        result.note("/healthz at the limit", f"{held_status} in {held_ms:.0f} ms")
+        result.check(f"server CPU over {FD_HOLD_SECONDS} s at the limit", cpu_held < FD_CPU_BOUND_SECONDS,
+                     f"{cpu_held:.2f} s", f"< {FD_CPU_BOUND_SECONDS} s")
+        for sock in sockets:
+            sock.close()
+        sockets = []
+        # Recovery: the first /healthz on a fresh connection that answers, then one that is timed.
+        deadline, recovered = time.monotonic() + 5, None
+        while time.monotonic() < deadline:
+            status, ms = healthz_once(emulator.port, timeout=1)
+            if " 200 " in status + " ":
+                recovered = time.monotonic()
+                break
+            time.sleep(0.1)
+        status, ms = healthz_once(emulator.port, timeout=2)
+        result.check("/healthz on a fresh connection after closing them", recovered is not None and " 200 " in status + " " and ms < HEALTHZ_BOUND_MS,
+                     f"{status} in {ms:.1f} ms", f"200 in < {HEALTHZ_BOUND_MS:g} ms")
+        cpu_before = emulator.cpu_seconds()
+        time.sleep(2)
+        cpu_after = emulator.cpu_seconds() - cpu_before
+        result.check("server CPU over 2 s after closing them", cpu_after < FD_CPU_BOUND_SECONDS * 2 / FD_HOLD_SECONDS,
+                     f"{cpu_after:.2f} s", f"< {FD_CPU_BOUND_SECONDS * 2 / FD_HOLD_SECONDS:.1f} s")
+        result.check("emulator still running", emulator.alive(), "yes" if emulator.alive() else "no")
+    finally:
+        for sock in sockets:
+            sock.close()
+        emulator.stop()
+
+
+SCENARIOS = {
+    "queue": ("1M queued messages, then reads", queue_scenario),
+    "zero-window": (f"{ZERO_WINDOW_STREAMS} zero-window streams, {ZERO_WINDOW_SENDS:,} sends", zero_window_scenario),
+    "race": ("the reconnect race", race_scenario),
+    "fd": (f"{FD_CONNECTIONS:,} idle connections at --nofile={FD_LIMIT}", fd_scenario),
+}
+
+
+def main():
+    only = [name for name in os.environ.get("STRESS_ONLY", "").split(",") if name]
+    unknown = [name for name in only if name not in SCENARIOS]
+    if unknown:
+        sys.exit(f"stress: unknown scenario {unknown}; choose among {', '.join(SCENARIOS)}")
+    if not os.access(BIN, os.X_OK):
+        sys.exit(f"stress: no binary at {BIN}")
+    results = []
+    run_started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="push-emulator-stress-") as work:
+        for name, (title, run) in SCENARIOS.items():
+            if only and name not in only:
+                continue
+            print(f"== {name}: {title}", flush=True)
+            result = Scenario(name)
+            try:
+                run(result, work)
+            except Exception as error:  # a scenario that cannot finish has failed
+                result.check("scenario ran to its end", False, f"{type(error).__name__}: {error}")
+            result.seconds = time.monotonic() - result.started
+            results.append(result)
+
+    print(f"\nstress summary (release binary {BIN}, {os.cpu_count()} cores, {time.monotonic() - run_started:.0f} s)")
+    print(f"{'scenario':<12} {'':<4} {'check':<58} {'measured':<60} bound")
+    for result in results:
+        for mark, what, value, bound in result.rows:
+            print(f"{result.name:<12} {mark:<4} {what[:58]:<58} {str(value):<60} {bound}")
+    for result in results:
+        print(f"{result.name:<12} {'FAIL' if result.failed else 'ok':<4} {result.seconds:.0f} s")
+    failed = sum(1 for result in results if result.failed)
+    print(f"stress: {len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--probe":
+        probe_forever(int(sys.argv[2]))
+    else:
+        main()
