@@ -9,9 +9,9 @@ corpus=.build/fuzz-fcm-decode-corpus
 mkdir -p .build "$corpus"
 # The decoder reaches into the message model, its validation and Google's errors: all of PushCore,
 # over the ByteCoding module.
-scripts/build-fuzz-bytecoding.sh
+scripts/build-fuzz-modules.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PushCore \
-    -I .build/fuzz-bytecoding -L .build/fuzz-bytecoding -lByteCoding \
+    -I .build/fuzz-modules -L .build/fuzz-modules -lByteCoding -lLocking \
     Sources/PushCore/*.swift Sources/PushCore/*/*.swift \
     Tests/Fuzz/FCMSendRequestDecoderFuzz.swift \
     -o .build/fuzz-fcm-decode

@@ -6,9 +6,9 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 [ $# -gt 0 ] && shift
 mkdir -p .build/fuzz-http1-corpus .build/fuzz-http1-artifacts
-scripts/build-fuzz-bytecoding.sh
+scripts/build-fuzz-modules.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
-    -I .build/fuzz-bytecoding -L .build/fuzz-bytecoding -lByteCoding \
+    -I .build/fuzz-modules -L .build/fuzz-modules -lByteCoding -lLocking \
     Sources/HTTPServer/HTTP1Parser*.swift Sources/HTTPServer/HTTP1RequestHead.swift \
     Tests/Fuzz/HTTP1ParserFuzz.swift -o .build/fuzz-http1
 # Seeds: the first byte of each is the split position.
