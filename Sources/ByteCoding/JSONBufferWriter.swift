@@ -14,6 +14,7 @@ public struct JSONBufferWriter: JSONOutput {
     public let readsSmallStrings: Bool
 
     /// A writer that starts at the beginning of `buffer`.
+    @inlinable
     public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
         readsSmallStrings = String.smallASCIIFormHolds

@@ -65,14 +65,16 @@ public struct JSONReader {
     /// The offset of the next byte to read.
     public var index = 0
     /// Reused for strings that contain escapes.
-    @usableFromInline var scratch: [UInt8] = []
+    @usableFromInline var scratch: [UInt8]
     /// `String.smallASCIIFormHolds`, read once here rather than through its lazy accessor per string.
     @usableFromInline let makesSmallStrings: Bool
 
     /// A reader at the start of `buffer`, which the caller keeps alive while it reads.
+    @inlinable
     public init(buffer: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = buffer
         self.maxDepth = maxDepth
+        self.scratch = []
         self.makesSmallStrings = String.smallASCIIFormHolds
     }
 

@@ -27,6 +27,17 @@ extension JSONReader {
                 return (UnsafeRawBufferPointer(start: base + start, count: count), WordBytes.firstBytes(of: word, count: count))
             }
         }
+        // Out of line: a decoder that inlines this function then stays small enough for the
+        // compiler to inline its lookup of the key as well (see docs/ARCHITECTURE.md, ByteCoding).
+        return readLongPlainKey()
+    }
+
+    /// `readPlainKey()` for a key of 8 bytes or more, or one that ends too near the end of the
+    /// document for a whole word to be read past its opening quote.
+    @usableFromInline @inline(never)
+    mutating func readLongPlainKey() -> (key: UnsafeRawBufferPointer, prefix: UInt64)? {
+        let bytes = self.bytes
+        let start = index &+ 1
         // Longer keys (`notification`, `validate_only`): whole words first, as the reader skips strings.
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         var end = start

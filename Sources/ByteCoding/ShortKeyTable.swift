@@ -47,6 +47,7 @@ public struct ShortKeyTable: Sendable {
     static func rest(of bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64) {
         let count = bytes.count
         guard count > 8 else { return (0, 0, 0) }
+        @inline(__always)  // three calls per long key: no call for each
         func word(at offset: Int) -> UInt64 {
             if count >= offset + 8 { return bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
             guard count > offset else { return 0 }
@@ -59,9 +60,19 @@ public struct ShortKeyTable: Sendable {
     /// `prefix(of: bytes)`, which the caller may have read faster.
     @inlinable @inline(__always)
     public func position(of bytes: UnsafeRawBufferPointer, prefix: UInt64) -> Int? {
-        guard bytes.count <= Self.maxCount else { return nil }
-        for spelling in spellings where spelling.prefix == prefix && spelling.count == bytes.count {
-            if bytes.count <= 8 || spelling.rest == Self.rest(of: bytes) { return spelling.position }
+        let count = bytes.count
+        // Most keys are short: their search compares one word and the length, and a caller that
+        // knows the key is short (`JSONReader.readPlainKey()`'s first word) keeps only this loop.
+        if count <= 8 {
+            for spelling in spellings where spelling.prefix == prefix && spelling.count == count {
+                return spelling.position
+            }
+            return nil
+        }
+        guard count <= Self.maxCount else { return nil }
+        let rest = Self.rest(of: bytes)
+        for spelling in spellings where spelling.prefix == prefix && spelling.count == count && spelling.rest == rest {
+            return spelling.position
         }
         return nil
     }

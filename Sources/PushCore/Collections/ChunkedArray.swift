@@ -40,14 +40,23 @@ struct ChunkedArray<Element> {
     }
 
     /// Adds `element` at the end.
+    ///
+    /// Inlined: a send appends to three of these arrays (its delivery, its log entry, the device's
+    /// queue), and a call would also pass a large element through memory. Sealing a full chunk,
+    /// once every `chunkCapacity` appends, stays a call.
+    @inline(__always)
     mutating func append(_ element: consuming Element) {
-        if open.count >= chunkCapacity {
-            sealed.append(open)
-            open = []
-            open.reserveCapacity(chunkCapacity)
-        }
+        if open.count >= chunkCapacity { sealOpenChunk() }
         open.append(element)
         count += 1
+    }
+
+    /// Moves the full open chunk to the sealed ones and starts an empty one.
+    @inline(never)
+    private mutating func sealOpenChunk() {
+        sealed.append(open)
+        open = []
+        open.reserveCapacity(chunkCapacity)
     }
 
     /// Inserts `element` at `index`; later elements move down within its chunk only (a chunk

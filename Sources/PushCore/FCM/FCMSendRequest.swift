@@ -20,11 +20,21 @@ public struct FCMSendRequest: Sendable, Equatable {
     /// An empty body reads as `{}`, as Google's front end treats it (and so fails with
     /// "Recipient of the message is not set."). Any other body is JSON text: one of whitespace
     /// alone is "Unexpected end of string. Expected a value.", as Google's JSON parser words it.
-    public init(body: [UInt8]) throws(GoogleError) {
+    @inlinable
+    public init(body: borrowing [UInt8]) throws(GoogleError) {
+        // Inlined into the route, so that a send's request is decoded in place rather than
+        // returned through a call and copied; `body` is borrowed, as an initializer would
+        // otherwise take its own reference to the array.
         if let request = Self.decodeWellFormed(body) {
             self = request
-            return
+        } else {
+            try self.init(parsing: body)
         }
+    }
+
+    /// `init(body:)` for a body the one-pass decoder left to the general path.
+    @usableFromInline
+    init(parsing body: borrowing [UInt8]) throws(GoogleError) {
         let json: JSONValue
         if body.isEmpty {
             json = .object(JSONObject())
