@@ -37,6 +37,15 @@ public enum WordBytes {
         word & topBits
     }
 
+    /// The top bit of each byte of `word` that is not an ASCII digit (for ASCII bytes): a byte
+    /// below `0` borrows into its top bit, one above `9` carries into it. A borrow runs upwards,
+    /// so the lowest byte flagged is exactly the first that is not a digit.
+    @inlinable @inline(__always)
+    public static func nonDigitFlags(in word: UInt64) -> UInt64 {
+        let lanes = word &- 0x3030_3030_3030_3030
+        return (lanes | (lanes &+ 0x7676_7676_7676_7676)) & topBits
+    }
+
     /// The first `count` bytes (0 to 8) of `word`, the rest cleared.
     @inlinable @inline(__always)
     public static func firstBytes(of word: UInt64, count: Int) -> UInt64 {

@@ -40,6 +40,10 @@ final class WordBytesTests: XCTestCase {
         check("look", flags: JSONStringBytes.lookFlags, matches: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 })
     }
 
+    func testNonDigitFlagsFindTheFirstNonDigitAmongASCII() {
+        check("non-digit", flags: { WordBytes.nonDigitFlags(in: $0 & 0x7F7F_7F7F_7F7F_7F7F) }, matches: { !(0x30...0x39).contains($0 & 0x7F) })
+    }
+
     func testFirstBytesKeepsThatManyBytes() {
         let all = word([1, 2, 3, 4, 5, 6, 7, 8])
         for count in 0...8 {

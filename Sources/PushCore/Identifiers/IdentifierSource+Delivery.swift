@@ -20,7 +20,7 @@ extension IdentifierSource {
             }
         }
         let isNowOrNever = expiration == "0"
-        let seconds = isNowOrNever ? nil : expiration.flatMap { Int64($0) }
+        let seconds = isNowOrNever ? nil : expiration.flatMap(\.int64Value)
         let expiresAt =
             isNowOrNever
             ? now
