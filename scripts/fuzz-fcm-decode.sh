@@ -10,8 +10,13 @@ mkdir -p .build "$corpus"
 # The decoder reaches into the message model, its validation and Google's errors: all of PushCore,
 # over the ByteCoding module.
 scripts/build-fuzz-bytecoding.sh
+# PushCore also imports Locking (its lock type), built the same way next to ByteCoding.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name Locking \
+    -emit-module -emit-module-path .build/fuzz-bytecoding/Locking.swiftmodule \
+    -emit-library -static -o .build/fuzz-bytecoding/libLocking.a \
+    Sources/Locking/*.swift
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PushCore \
-    -I .build/fuzz-bytecoding -L .build/fuzz-bytecoding -lByteCoding \
+    -I .build/fuzz-bytecoding -L .build/fuzz-bytecoding -lByteCoding -lLocking \
     Sources/PushCore/*.swift Sources/PushCore/*/*.swift \
     Tests/Fuzz/FCMSendRequestDecoderFuzz.swift \
     -o .build/fuzz-fcm-decode
