@@ -46,50 +46,12 @@ public struct JSONBufferWriter: JSONOutput {
     }
 
     /// Appends a run of bytes, or counts them when they do not fit.
-    @inlinable @inline(__always)
+    @inlinable
     public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let length = bytes.count
-        if let source = bytes.baseAddress, length > 0, counted + length <= buffer.count {
-            let target = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + counted)
-            // Most runs are short (a literal key, a string's bytes): copied as a few words that
-            // overlap rather than through `memmove`, whose call and checks cost more than the
-            // copy. Inline, a literal's length is known and only its own case is left.
-            if length <= 32 {
-                Self.copyShort(UnsafeRawPointer(source), length, to: target)
-            } else {
-                target.copyMemory(from: source, byteCount: length)
-            }
+        if let source = bytes.baseAddress, counted + bytes.count <= buffer.count {
+            UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + counted).copyMemory(from: source, byteCount: bytes.count)
         }
-        counted += length
-    }
-
-    /// Copies `length` bytes (1 to 32): the first and the last word of the size that fits,
-    /// overlapping in the middle, both read before either is written.
-    @inlinable @inline(__always)
-    static func copyShort(_ source: UnsafeRawPointer, _ length: Int, to target: UnsafeMutableRawPointer) {
-        if length >= 16 {
-            let first = (source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            let last = (
-                source.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self),
-                source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-            )
-            target.storeBytes(of: first.0, as: UInt64.self)
-            target.storeBytes(of: first.1, toByteOffset: 8, as: UInt64.self)
-            target.storeBytes(of: last.0, toByteOffset: length - 16, as: UInt64.self)
-            target.storeBytes(of: last.1, toByteOffset: length - 8, as: UInt64.self)
-        } else if length >= 8 {
-            let first = source.loadUnaligned(as: UInt64.self), last = source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-            target.storeBytes(of: first, as: UInt64.self)
-            target.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
-        } else if length >= 4 {
-            let first = source.loadUnaligned(as: UInt32.self), last = source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-            target.storeBytes(of: first, as: UInt32.self)
-            target.storeBytes(of: last, toByteOffset: length - 4, as: UInt32.self)
-        } else {
-            for offset in 0..<length {
-                target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt8.self), toByteOffset: offset, as: UInt8.self)
-            }
-        }
+        counted += bytes.count
     }
 
     /// Appends the first `wordBytes` bytes of `words`, or counts them when they do not fit.

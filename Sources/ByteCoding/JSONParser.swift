@@ -427,34 +427,6 @@ public struct JSONReader {
 
     /// Parses `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` and returns its text.
     mutating func parseNumber() throws(JSONParseError) -> String {
-        if let short = parseShortInteger() { return short }
-        return try parseAnyNumber()
-    }
-
-    /// The number at `index` when it is a plain integer of at most seven digits without a sign
-    /// (a badge, a count): made straight from the word read, and `index` moved past it. Nil,
-    /// having moved nothing, for any other number.
-    @inline(__always)
-    private mutating func parseShortInteger() -> String? {
-        let start = index
-        guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
-        let word = bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-        // The lowest byte flagged is exactly the first that is not a digit.
-        let flags = WordBytes.nonDigitFlags(in: word)
-        guard flags != 0 else { return nil }
-        let count = WordBytes.firstFlaggedByte(in: flags)
-        guard count > 0, count == 1 || word & 0xFF != UInt64(ASCII.zero) else { return nil }
-        // What follows must end the number: a fraction or an exponent is the general path's.
-        let next = UInt8(truncatingIfNeeded: word &>> (UInt64(truncatingIfNeeded: count) &* 8))
-        guard next != ASCII.dot, next != ASCII.lowerE, next != ASCII.upperE else { return nil }
-        index = start &+ count
-        let digits = WordBytes.firstBytes(of: word, count: count)
-        return String.uncheckedSmallASCII(low: digits, high: 0, count: count)
-    }
-
-    /// Parses any number: `parseNumber` when it is not a short plain integer.
-    @inline(never)
-    private mutating func parseAnyNumber() throws(JSONParseError) -> String {
         let start = index
         if bytes[index] == ASCII.minus { index += 1 }
         guard !atEnd, ASCII.isDigit(bytes[index]) else { throw failure(.invalidNumber, at: start) }

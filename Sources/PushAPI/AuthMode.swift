@@ -1,4 +1,3 @@
-import ByteCoding
 import HTTPServer
 import PushCore
 
@@ -33,12 +32,16 @@ public enum AuthMode: String, Sendable, CaseIterable {
         let space = UInt8(ascii: " ")
         var start = 0
         while start < bytes.count, bytes[start] == space { start += 1 }
-        // `bearer ` and at least one byte more, compared as one word: the six letters in any
-        // case (their 0x20 bit set), the space as it is, the eighth byte masked off.
-        guard bytes.count - start > 7, let base = bytes.baseAddress else { return false }
-        let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
-        let bearer: UInt64 = 0x0020_7265_7261_6562  // "bearer " little-endian
-        guard WordBytes.firstBytes(of: word | 0x0000_2020_2020_2020, count: 7) == bearer else { return false }
-        return bytes[(start + 7)...].contains { $0 != space }
+        // `bearer `, then at least one byte more.
+        let scheme: StaticString = "bearer "
+        let schemeLength = scheme.utf8CodeUnitCount
+        guard bytes.count - start > schemeLength else { return false }
+        for offset in 0..<schemeLength {
+            // Only ASCII capitals are lowered: no other byte passes for a letter of the scheme.
+            let byte = bytes[start + offset]
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard lowered == scheme.utf8Start[offset] else { return false }
+        }
+        return bytes[(start + schemeLength)...].contains { $0 != space }
     }
 }

@@ -173,9 +173,9 @@ final class JSONParserTests: XCTestCase {
         }
     }
 
-    /// Short plain integers are made from one word read; every other number, and whatever may
-    /// follow one, must come out as the general path has it, wherever the number sits.
-    func testShortIntegersAreTheGeneralPathsNumbers() throws {
+    /// A number keeps its text, as the string the standard library makes of those bytes, wherever
+    /// it sits and whatever follows it.
+    func testNumbersKeepTheirTextWhereverTheySit() throws {
         let numbers = ["0", "7", "10", "1234567", "12345678", "123456789012345", "-1", "1.5", "1e3", "1E3", "0.5", "9,"]
         for number in numbers {
             let text = number.hasSuffix(",") ? String(number.dropLast()) : number

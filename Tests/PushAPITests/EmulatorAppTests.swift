@@ -104,10 +104,10 @@ final class EmulatorAppTests: XCTestCase {
 /// `Authorization: Bearer` as `--auth any` reads it.
 final class BearerHeaderTests: XCTestCase {
     func testSchemeInAnyCaseAndANonBlankToken() {
-        for accepted in ["Bearer x", "bearer ya29.token", "BEARER  t", " Bearer t"] {
+        for accepted in ["Bearer x", "bearer ya29.token", "BEARER  t", " Bearer t", "bEaReR x"] {
             XCTAssertTrue(AuthMode.isBearer(accepted), accepted)
         }
-        for refused in ["", "Bearer", "Bearer ", "Bearer    ", "Basic abc", "Bearerx y", "Bear x"] {
+        for refused in ["", "Bearer", "Bearer ", "Bearer    ", "Basic abc", "Bearerx y", "Bear x", "Bearer\tx", "Bearer\u{0}x"] {
             XCTAssertFalse(AuthMode.isBearer(refused), refused)
         }
     }

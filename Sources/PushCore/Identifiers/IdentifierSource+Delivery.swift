@@ -20,15 +20,7 @@ extension IdentifierSource {
             }
         }
         let isNowOrNever = expiration == "0"
-        var seconds: Int64?
-        if !isNowOrNever, let expiration {
-            if expiration == lastExpiration.text {
-                seconds = lastExpiration.seconds
-            } else {
-                seconds = expiration.int64Value
-                lastExpiration = (expiration, seconds)
-            }
-        }
+        let seconds = isNowOrNever ? nil : expiration.flatMap(\.int64Value)
         let expiresAt =
             isNowOrNever
             ? now

@@ -5,9 +5,6 @@ struct IdentifierSource {
     var random: any RandomNumberGenerator & Sendable
     var messageIDs: MessageIDGenerator
     var nextDeliveryNumber = 1
-    /// The last `apns-expiration` text read as a number, and that number: the default one is the
-    /// same text for every send within a second, and comparing it costs less than reading it.
-    var lastExpiration: (text: String, seconds: Int64?) = ("", nil)
 
     /// A generated registration token no device of the project uses.
     mutating func unusedToken(in project: ProjectState) -> String {

@@ -51,8 +51,7 @@ final class DeliveryStoreTests: XCTestCase {
         XCTAssertLessThanOrEqual(notification.payloadBytes.capacity, 10 + 10 / 4 + 16)
     }
 
-    /// A delivery's expiry read through the remembered last `apns-expiration` equals the one read
-    /// straight from each header, whatever came before it.
+    /// A delivery's expiry is what its own `apns-expiration` says, whatever came before it.
     func testExpirationReadAsTheHeaderSaysAfterAnyEarlierOne() {
         var identifiers = IdentifierSource(
             random: SeededRandomNumberGenerator(seed: 1), messageIDs: MessageIDGenerator(wallTimeMilliseconds: 0))
