@@ -7,7 +7,7 @@ public enum DecimalDigits {
     ///
     /// Inlined into its callers: a message's id is made on every send (docs/ARCHITECTURE.md,
     /// "ByteCoding").
-    @inlinable
+    @inlinable @inline(__always)
     public static func withDigits<Result>(
         of number: UInt64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {

@@ -17,7 +17,7 @@ extension String {
     ///
     /// Four parts, not a variadic list: the list would be an array allocated on every call, and
     /// a message's name (`projects/{project}/messages/{id}`), four parts, is made on every send.
-    @inlinable
+    @inlinable @inline(__always)
     public init(
         concatenating a: some ContiguousUTF8Bytes, _ b: some ContiguousUTF8Bytes,
         _ c: some ContiguousUTF8Bytes, _ d: some ContiguousUTF8Bytes
