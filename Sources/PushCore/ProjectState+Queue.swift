@@ -1,15 +1,16 @@
 /// The queue rules of §4: what a send does to a device's queue, and what a connect does.
 extension ProjectState {
     /// Stores or hands over a new delivery for the device `delivery.token`, found at `knownSlot`
-    /// when the caller has its position already. Returns the streams that got an event, to be
-    /// drained outside the lock.
+    /// when the caller has its position already, and notes that the log entry `logSequence`
+    /// reached the device. Returns the streams that got an event, to be drained outside the lock.
     mutating func enqueue(
-        _ delivery: consuming Delivery, at knownSlot: DeviceTable.Index? = nil, now: Timestamp,
+        _ delivery: consuming Delivery, at knownSlot: DeviceTable.Index? = nil, logSequence: Int, now: Timestamp,
         configuration: PushCoreConfiguration
     ) -> [StreamSubscriber] {
         // The device is changed in place, through its position: at most one hash of its token per send.
         guard let slot = knownSlot ?? devices.index(forKey: delivery.token) else { return [] }
         assert(devices.token(at: slot) == delivery.token, "a known slot holds the delivery's device")
+        devices.values[slot].messageLogSequences.append(logSequence)
         // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
         let (isConnected, offlineSince) = Self.read(&devices.values[slot]) { ($0.isConnected, $0.offlineSince) }
         var notified = [StreamSubscriber]()
