@@ -32,6 +32,18 @@ struct MessageLog: Sendable {
         name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
+        if target.isTopicMessage { indexTopics(of: target) }
+        entries.append(
+            Entry(
+                sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
+                target: target, requestBody: APNsNotification.compacted(requestBody),
+                deliveryNumbers: deliveryNumbers))
+        nextSequence += 1
+    }
+
+    /// Notes the next entry under each topic `target` names. Apart from `append`: most sends
+    /// are to a token, and their target is then only tested, not taken apart.
+    private mutating func indexTopics(of target: MessageTarget) {
         switch target {
         case .topic(let topic):
             sequencesByTopic[topic, default: ChunkedArray()].append(nextSequence)
@@ -42,12 +54,6 @@ struct MessageLog: Sendable {
         case .token, .fid, .apnsToken:
             break
         }
-        entries.append(
-            Entry(
-                sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
-                target: target, requestBody: APNsNotification.compacted(requestBody),
-                deliveryNumbers: deliveryNumbers))
-        nextSequence += 1
     }
 
     /// Removes every entry; the devices' sequences are the project's to clear.
