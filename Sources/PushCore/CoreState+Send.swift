@@ -74,7 +74,9 @@ extension CoreState {
             let loggedTarget: MessageTarget
             if case .token = target { loggedTarget = .token(made.token) } else { loggedTarget = target }
             // Moved in: otherwise the store keeps a copy and this one is freed.
-            let notified = projectState.enqueue(consume made, at: slot, now: now, configuration: configuration)
+            let notified = projectState.enqueue(
+                consume made, at: slot, logSequence: projectState.log.nextSequence, now: now,
+                configuration: configuration)
             projectState.log.append(
                 name: name, origin: origin, sentAt: now, target: loggedTarget,
                 requestBody: requestBody, deliveryNumbers: number..<number + 1)
@@ -97,7 +99,8 @@ extension CoreState {
         let numbers = firstNumber..<firstNumber + made.count
         var notified = [StreamSubscriber]()
         for delivery in made {
-            let subscribers = projectState.enqueue(delivery, now: now, configuration: configuration)
+            let subscribers = projectState.enqueue(
+                delivery, logSequence: projectState.log.nextSequence, now: now, configuration: configuration)
             if !subscribers.isEmpty { notified += subscribers }
         }
         projectState.log.append(

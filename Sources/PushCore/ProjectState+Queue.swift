@@ -1,17 +1,21 @@
 /// The queue rules of §4: what a send does to a device's queue, and what a connect does.
 extension ProjectState {
     /// Stores or hands over a new delivery for the device `delivery.token`, found at `knownSlot`
-    /// when the caller has its position already. Returns the streams that got an event, to be
-    /// drained outside the lock.
+    /// when the caller has its position already, and notes that the log entry `logSequence`
+    /// reached the device. Returns the streams that got an event, to be drained outside the lock.
     mutating func enqueue(
-        _ delivery: consuming Delivery, at knownSlot: DeviceTable.Index? = nil, now: Timestamp,
+        _ delivery: consuming Delivery, at knownSlot: DeviceTable.Index? = nil, logSequence: Int, now: Timestamp,
         configuration: PushCoreConfiguration
     ) -> [StreamSubscriber] {
         // The device is changed in place, through its position: at most one hash of its token per send.
         guard let slot = knownSlot ?? devices.index(forKey: delivery.token) else { return [] }
         assert(devices.token(at: slot) == delivery.token, "a known slot holds the delivery's device")
-        // Read through the mutable accessor: the getter of `devices.values[slot]` copies the device.
-        let (isConnected, offlineSince) = Self.read(&devices.values[slot]) { ($0.isConnected, $0.offlineSince) }
+        // One access in place notes the log entry and reads what the rules below need (the getter
+        // of `devices.values[slot]` would copy the device).
+        let (isConnected, offlineSince) = Self.change(&devices.values[slot]) { device in
+            device.messageLogSequences.append(logSequence)
+            return (device.isConnected, device.offlineSince)
+        }
         var notified = [StreamSubscriber]()
         if !delivery.isNowOrNever, delivery.isExpired(at: now) {
             delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
@@ -49,6 +53,11 @@ extension ProjectState {
         _ device: inout Device, _ body: (Device) throws(Failure) -> Value
     ) throws(Failure) -> Value {
         try body(device)
+    }
+
+    /// Runs `body` on a stored device reached through its mutable accessor, changing it in place.
+    static func change<Value>(_ device: inout Device, _ body: (inout Device) -> Value) -> Value {
+        body(&device)
     }
 
     /// Applies the connect rules to a device and returns what it receives, in order. A poll

@@ -19,6 +19,10 @@ struct ProjectState: Sendable {
     var tokenByAPNsToken: [String: String] = [:]
     var uninstalledTokens: [String: Timestamp] = [:]
     var uninstalledAPNsTokens: [String: Timestamp] = [:]
+    /// The message log sequences of uninstalled devices (`Device.messageLogSequences`), by token:
+    /// their messages still match the log's `token` filter, and a device registered again with
+    /// the token carries on with them.
+    var messageLogSequencesOfUninstalled: [String: ChunkedArray<Int>] = [:]
     var deliveries = DeliveryStore()
     /// The expiry of every stored delivery, earliest first, so that a read expires what is due
     /// without visiting the rest. Entries of deliveries that have left their queue since
@@ -84,15 +88,21 @@ struct ProjectState: Sendable {
             appState: appState, registeredAt: now, sequence: nextDeviceSequence)
     }
 
-    /// Stores a new device; a token or APNs token of an uninstalled device becomes valid again.
+    /// Stores a new device; a token or APNs token of an uninstalled device becomes valid again,
+    /// and the messages the log holds for the token stay found by it.
     mutating func insert(_ device: Device) {
-        devices[device.token] = device
+        var device = device
+        if !messageLogSequencesOfUninstalled.isEmpty,
+           let earlier = messageLogSequencesOfUninstalled.removeValue(forKey: device.token) {
+            device.messageLogSequences = earlier
+        }
         uninstalledTokens[device.token] = nil
         if let apnsToken = device.apnsToken {
             tokenByAPNsToken[apnsToken] = device.token
             uninstalledAPNsTokens[apnsToken] = nil
         }
         nextDeviceSequence = max(nextDeviceSequence, device.sequence) + 1
+        devices[device.token] = device
     }
 
     /// Deletes a device (the app was uninstalled): its stored deliveries are dropped and later
@@ -104,11 +114,31 @@ struct ProjectState: Sendable {
             deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
         }
         uninstalledTokens[token] = now
+        if !device.messageLogSequences.isEmpty { messageLogSequencesOfUninstalled[token] = device.messageLogSequences }
         if let apnsToken = device.apnsToken {
             tokenByAPNsToken[apnsToken] = nil
             uninstalledAPNsTokens[apnsToken] = now
         }
         return streams.removeValue(forKey: token) ?? []
+    }
+
+    /// The sequences of the message log's entries that reached the device with `token`, stored
+    /// or uninstalled, in log order (empty for a token the log never reached).
+    func messageLogSequences(of token: String) -> ChunkedArray<Int> {
+        devices[token]?.messageLogSequences ?? messageLogSequencesOfUninstalled[token] ?? ChunkedArray()
+    }
+
+    /// Empties the message log and every device's sequences of it.
+    mutating func clearMessageLog() {
+        log.clear()
+        messageLogSequencesOfUninstalled.removeAll()
+        // By position, in place: a loop over `devices.values.indices` would hold a copy of the
+        // table and make the first change copy every device.
+        var slot = devices.values.startIndex
+        while slot != devices.values.endIndex {
+            devices.values[slot].messageLogSequences.removeAll()
+            slot = devices.values.index(after: slot)
+        }
     }
 
     /// Why a device cannot be found by token.

@@ -268,8 +268,11 @@ public final class PushEmulatorCore: Sendable {
             // An unknown project reads as an empty one, paging errors included.
             let projectState = state.projects[project] ?? ProjectState(projectID: project)
             do throws(PagingError) {
+                let sequencesOfToken = filter.token.map(projectState.messageLogSequences(of:)) ?? ChunkedArray()
                 return .success(
-                    try projectState.log.page(matching: filter, deliveries: projectState.deliveries, page: page))
+                    try projectState.log.page(
+                        matching: filter, sequencesOfToken: sequencesOfToken, deliveries: projectState.deliveries,
+                        page: page))
             } catch {
                 return .failure(error)
             }
@@ -282,7 +285,7 @@ public final class PushEmulatorCore: Sendable {
         state.withLock { state in
             guard var projectState = state.projects.removeValue(forKey: project) else { return }
             defer { state.projects[project] = projectState }
-            projectState.log.clear()
+            projectState.clearMessageLog()
             let stillPending = Set(projectState.devices.values.flatMap { Array($0.pendingDeliveryNumbers) + $0.handedOver.keys })
             projectState.deliveries.removeAll { !stillPending.contains($0.number) }
             projectState.expiries.removeAll { !stillPending.contains($0.number) }

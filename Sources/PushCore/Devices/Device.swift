@@ -21,6 +21,9 @@ public struct Device: Sendable, Equatable {
     /// Stored deliveries (by number), oldest first, so in number order: one is found by
     /// bisection. Chunked: a device may hold every send of a long run.
     var pendingDeliveryNumbers = ChunkedArray<Int>()
+    /// The sequences of the message log's entries that reached it, in log order: the log's
+    /// `token` filter reads these rather than the whole log.
+    var messageLogSequences = ChunkedArray<Int>()
     /// Whether a stream of it is open.
     public internal(set) var isConnected = false
     /// Deliveries given to its open streams that no stream has sent yet, by number: how many

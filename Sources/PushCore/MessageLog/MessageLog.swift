@@ -1,5 +1,10 @@
 /// A project's record of accepted sends (§8); deliveries live in the project's store and are
 /// looked up when the log is read, so the log always shows their current state.
+///
+/// The `token` and `topic` filters are indexed: each device keeps the sequences of the entries
+/// that reached it (`Device.messageLogSequences`), and the log keeps those of the entries that
+/// name each topic, so a filtered page reads the matching entries only, not the log between them.
+/// The `state` filter alone is a scan (states change after the send; see docs/fcm.md).
 struct MessageLog: Sendable {
     /// One accepted send, with its deliveries by number. The request is kept as the sender's
     /// bytes and parsed only when the log is read: the log holds every send.
@@ -17,12 +22,17 @@ struct MessageLog: Sendable {
 
     /// The entries in send order, so in `sequence` order: a page token is found by bisection.
     private var entries = ChunkedArray<Entry>()
-    private var nextSequence = 1
+    /// The sequence of the next entry: a send gives it to the devices it reaches before it is logged.
+    private(set) var nextSequence = 1
+    /// The sequences of the entries whose target names each topic (a topic send to it, or a
+    /// condition with a term for it), in log order: the `topic` filter reads these.
+    private var sequencesByTopic: [String: ChunkedArray<Int>] = [:]
 
     mutating func append(
         name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
+        if target.isTopicMessage { indexTopics(of: target) }
         entries.append(
             Entry(
                 sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
@@ -31,28 +41,62 @@ struct MessageLog: Sendable {
         nextSequence += 1
     }
 
+    /// Notes the next entry under each topic `target` names. Apart from `append`: most sends
+    /// are to a token, and their target is then only tested, not taken apart.
+    private mutating func indexTopics(of target: MessageTarget) {
+        switch target {
+        case .topic(let topic):
+            sequencesByTopic[topic, default: ChunkedArray()].append(nextSequence)
+        case .condition(let text):
+            // Validation parsed it already; a topic named twice is indexed once.
+            let topics = (try? TopicCondition(parsing: text))?.topicNames ?? []
+            for topic in Set(topics) { sequencesByTopic[topic, default: ChunkedArray()].append(nextSequence) }
+        case .token, .fid, .apnsToken:
+            break
+        }
+    }
+
+    /// Removes every entry; the devices' sequences are the project's to clear.
     mutating func clear() {
         entries.removeAll()
+        sequencesByTopic.removeAll()
     }
 
     /// A page of the matching messages, newest first. A read costs what it returns, not what
-    /// the log holds: the page token is found by bisection, the entries are read from there
-    /// until the page is full (with a filter, past those that do not match), and only the
-    /// page's entries are turned into `LoggedMessage`s.
+    /// the log holds: the page token is found by bisection, and only the page's entries are
+    /// turned into `LoggedMessage`s. With a `token` or `topic` filter the page reads that
+    /// token's or topic's entries only (`sequencesOfToken`: those that reached the filter's
+    /// token, which the project keeps per device); with only a `state` filter it reads the log
+    /// from the page token on, past the entries that do not match, until the page is full.
     func page(
-        matching filter: MessageLogFilter, deliveries: DeliveryStore, page request: PageRequest
+        matching filter: MessageLogFilter, sequencesOfToken: ChunkedArray<Int>, deliveries: DeliveryStore,
+        page request: PageRequest
     ) throws(PagingError) -> Page<LoggedMessage> {
         let (limit, resumePosition) = try request.checked()
-        // The page token is the sequence of the page's first (newest) entry.
-        let end = resumePosition.map { resume in entries.partitioningIndex { $0.sequence > resume } } ?? entries.endIndex
         var chosen = [Entry]()
         var nextPageToken: String?
-        for entry in entries[..<end].reversed() where Self.matches(entry, filter, deliveries: deliveries) {
+        // Adds `entry` to the page if it matches `rest`; false once the page is full.
+        func take(_ entry: Entry, ifMatching rest: MessageLogFilter) -> Bool {
+            guard Self.matches(entry, rest, deliveries: deliveries) else { return true }
             guard chosen.count < limit else {
                 nextPageToken = String(entry.sequence)
-                break
+                return false
             }
             chosen.append(entry)
+            return true
+        }
+        if let (sequences, rest) = indexed(filter, sequencesOfToken: sequencesOfToken) {
+            // The page token is the sequence of the page's first (newest) entry.
+            let end = resumePosition.map { resume in sequences.partitioningIndex { $0 > resume } } ?? sequences.endIndex
+            for sequence in sequences[..<end].reversed() {
+                guard let entry = entry(withSequence: sequence) else { continue }
+                guard take(entry, ifMatching: rest) else { break }
+            }
+        } else {
+            let end = resumePosition.map { resume in entries.partitioningIndex { $0.sequence > resume } } ?? entries.endIndex
+            for entry in entries[..<end].reversed() {
+                guard take(entry, ifMatching: filter) else { break }
+            }
         }
         return Page(
             items: chosen.map { entry in
@@ -63,6 +107,30 @@ struct MessageLog: Sendable {
                     sequence: entry.sequence)
             },
             nextPageToken: nextPageToken)
+    }
+
+    /// The sequences that can match `filter` by an index (the shorter list when both the token
+    /// and the topic are given), and what is left of the filter to check on each entry; nil
+    /// when neither is given.
+    private func indexed(
+        _ filter: MessageLogFilter, sequencesOfToken: ChunkedArray<Int>
+    ) -> (sequences: ChunkedArray<Int>, rest: MessageLogFilter)? {
+        let ofTopic = filter.topic.map { sequencesByTopic[$0] ?? ChunkedArray() }
+        var rest = filter
+        if filter.token != nil, ofTopic.map({ sequencesOfToken.count <= $0.count }) ?? true {
+            rest.token = nil
+            return (sequencesOfToken, rest)
+        }
+        guard let ofTopic else { return nil }
+        rest.topic = nil
+        return (ofTopic, rest)
+    }
+
+    /// The entry with `sequence`, found by bisection; nil once the log was cleared.
+    private func entry(withSequence sequence: Int) -> Entry? {
+        let found = entries.partitioningIndex { $0.sequence >= sequence }
+        guard found != entries.endIndex, entries[found].sequence == sequence else { return nil }
+        return entries[found]
     }
 
     private static func matches(_ entry: Entry, _ filter: MessageLogFilter, deliveries: DeliveryStore) -> Bool {

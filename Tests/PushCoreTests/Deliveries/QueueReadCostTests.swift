@@ -3,8 +3,9 @@ import PushCore
 import XCTest
 
 /// Reads of a project with a long queue cost what they return, not what is queued: a device read
-/// and a message-log page take about as long with 4n messages queued as with n (within 5x), and
-/// so does a read that expires a few deliveries among many that do not expire.
+/// and a message-log page (unfiltered, or filtered by token or topic) take about as long with 4n
+/// messages queued as with n (within 5x), and so does a read that expires a few deliveries among
+/// many that do not expire.
 final class QueueReadCostTests: XCTestCase {
     /// Queued messages at the first measurement: enough that a read over all of them takes
     /// milliseconds in the debug build, few enough that queueing 16n stays quick.
@@ -49,6 +50,60 @@ final class QueueReadCostTests: XCTestCase {
         XCTAssertLessThan(at4N.page, atN.page * 5, "log page at 4n")
         XCTAssertLessThan(at16N.device, atN.device * 5, "device read at 16n")
         XCTAssertLessThan(at16N.page, atN.page * 5, "log page at 16n")
+    }
+
+    /// A page of the message log filtered by token, or by topic, costs the same with n or 4n
+    /// (or 16n) newer messages to other devices: the filtered messages are the oldest, so a
+    /// page that read the log until it found them would read every newer message first.
+    func testTokenAndTopicFilteredPagesCostWhatTheyReturn() throws {
+        let core = makeCore()
+        register(core, token: "oldest")
+        _ = try core.subscribe(project: "demo", registration: "oldest", topic: "news").get()
+        for device in 0..<deviceCount { register(core, token: "device-\(device)") }
+        // 30 messages to the oldest device by its token, 30 by the topic (the second page of
+        // each filter starts among them).
+        for _ in 0..<30 {
+            send(core, to: .token("oldest"))
+            send(core, to: .topic("news"))
+        }
+        var queued = 0
+        func queue(upTo total: Int) {
+            while queued < total {
+                send(core, to: .token("device-\(queued % deviceCount)"))
+                queued += 1
+            }
+        }
+        /// The first and the second page of 10 of each filter.
+        func costs() throws -> (token: Duration, topic: Duration) {
+            func pagesCost(_ filter: MessageLogFilter) throws -> Duration {
+                let first = try core.messages(project: "demo", filter: filter, page: PageRequest(size: 10))
+                let second = PageRequest(size: 10, token: first.nextPageToken)
+                XCTAssertEqual(first.items.count, 10)
+                XCTAssertEqual(try core.messages(project: "demo", filter: filter, page: second).items.count, 10)
+                return fastest {
+                    _ = try? core.messages(project: "demo", filter: filter, page: PageRequest(size: 10))
+                    _ = try? core.messages(project: "demo", filter: filter, page: second)
+                }
+            }
+            return (try pagesCost(MessageLogFilter(token: "oldest")), try pagesCost(MessageLogFilter(topic: "news")))
+        }
+        queue(upTo: n)
+        let atN = try costs()
+        queue(upTo: 4 * n)
+        let at4N = try costs()
+        // Where a read of every newer message would be 16 times slower, not just 4 (which a cost
+        // linear in the log would still fit within 5x).
+        queue(upTo: 16 * n)
+        let at16N = try costs()
+        print("token-filtered pages: \(atN.token) at n=\(n), \(at4N.token) at 4n, \(at16N.token) at 16n")
+        print("topic-filtered pages: \(atN.topic) at n=\(n), \(at4N.topic) at 4n, \(at16N.topic) at 16n")
+        let everything = try core.messages(project: "demo", filter: MessageLogFilter(token: "oldest"), page: PageRequest(size: 100))
+        XCTAssertEqual(everything.items.count, 60)
+        XCTAssertNil(everything.nextPageToken)
+        XCTAssertLessThan(at4N.token, atN.token * 5, "token-filtered pages at 4n")
+        XCTAssertLessThan(at4N.topic, atN.topic * 5, "topic-filtered pages at 4n")
+        XCTAssertLessThan(at16N.token, atN.token * 5, "token-filtered pages at 16n")
+        XCTAssertLessThan(at16N.topic, atN.topic * 5, "topic-filtered pages at 16n")
     }
 
     /// A read that expires a few deliveries costs the same with n or 4n others queued that do
@@ -99,10 +154,14 @@ final class QueueReadCostTests: XCTestCase {
     }
 
     private func send(_ core: PushEmulatorCore, to token: String, expiringAt seconds: Int64? = nil) {
+        send(core, to: .token(token), expiringAt: seconds)
+    }
+
+    private func send(_ core: PushEmulatorCore, to target: MessageTarget, expiringAt seconds: Int64? = nil) {
         var headers = [HeaderField("apns-push-type", "alert")]
         if let seconds { headers.append(HeaderField("apns-expiration", String(seconds))) }
         let notification = seconds == nil ? self.notification : APNsNotification(headers: headers, payload: JSONObject())
-        let outcome = core.send(project: "demo", target: .token(token), origin: .fcm, requestBody: Array("{}".utf8)) {
+        let outcome = core.send(project: "demo", target: target, origin: .fcm, requestBody: Array("{}".utf8)) {
             _ in Result<APNsNotification, Never>.success(notification)
         }
         guard case .accepted = outcome else { return XCTFail("not accepted") }

@@ -57,6 +57,67 @@ final class MessageLogTests: XCTestCase {
         XCTAssertNil(rest.nextPageToken)
     }
 
+    /// The `token` filter finds a message however it reached the device (its token, its APNs
+    /// token, a topic or a condition it is subscribed to); the `topic` filter finds topic sends
+    /// and conditions that name the topic; both together, the messages that match both.
+    func testTokenAndTopicFiltersFindEveryWayAMessageReachedIt() throws {
+        let core = makeCore()
+        register(core, token: "a", apnsToken: String(repeating: "ab", count: 32))
+        register(core, token: "b")
+        _ = try core.subscribe(project: "demo", registration: "a", topic: "news").get()
+        _ = try core.subscribe(project: "demo", registration: "b", topic: "sports").get()
+        let toA = sendFCM(core, to: .token("a")).sent!.name
+        sendFCM(core, to: .token("b"))
+        let byAPNs = sendAPNs(core, apnsToken: String(repeating: "AB", count: 32), body: "hi").sent!.name
+        let news = sendFCM(core, to: .topic("news")).sent!.name
+        let sports = sendFCM(core, to: .topic("sports")).sent!.name
+        let either = sendFCM(core, to: .condition("'news' in topics || 'sports' in topics")).sent!.name
+        let nobody = sendFCM(core, to: .topic("weather")).sent!.name
+        func names(_ filter: MessageLogFilter) throws -> [String] {
+            try core.messages(project: "demo", filter: filter).items.map(\.name)
+        }
+        XCTAssertEqual(try names(MessageLogFilter(token: "a")), [either, news, byAPNs, toA])
+        XCTAssertEqual(try names(MessageLogFilter(topic: "news")), [either, news])
+        XCTAssertEqual(try names(MessageLogFilter(topic: "sports")), [either, sports])
+        XCTAssertEqual(try names(MessageLogFilter(topic: "weather")), [nobody])
+        XCTAssertEqual(try names(MessageLogFilter(token: "a", topic: "news")), [either, news])
+        XCTAssertEqual(try names(MessageLogFilter(token: "b", topic: "news")), [either])
+        XCTAssertEqual(try names(MessageLogFilter(token: "a", topic: "sports")), [either])
+        XCTAssertEqual(try names(MessageLogFilter(token: "nobody")), [])
+        XCTAssertEqual(try names(MessageLogFilter(topic: "nothing")), [])
+        let page = try core.messages(project: "demo", filter: MessageLogFilter(token: "a"), page: PageRequest(size: 3))
+        let rest = try core.messages(
+            project: "demo", filter: MessageLogFilter(token: "a"), page: PageRequest(size: 3, token: page.nextPageToken))
+        XCTAssertEqual(rest.items.map(\.name), [toA])
+        XCTAssertNil(rest.nextPageToken)
+    }
+
+    /// An uninstalled device's messages are still found by its token, and stay found when the
+    /// token is registered again; clearing the log forgets them, and later sends are found again.
+    func testTokenFilterAcrossUninstallReinstallAndClear() throws {
+        let core = makeCore()
+        register(core, token: "a")
+        let before = sendFCM(core, to: .token("a")).sent!.name
+        try core.uninstallDevice(project: "demo", token: "a").get()
+        func names() throws -> [String] {
+            try core.messages(project: "demo", filter: MessageLogFilter(token: "a")).items.map(\.name)
+        }
+        XCTAssertEqual(try names(), [before])
+        register(core, token: "a")
+        let after = sendFCM(core, to: .token("a")).sent!.name
+        XCTAssertEqual(try names(), [after, before])
+        sendFCM(core, to: .topic("news"))
+        try core.uninstallDevice(project: "demo", token: "a").get()
+        core.clearMessages(project: "demo")
+        XCTAssertEqual(try names(), [])
+        XCTAssertEqual(try core.messages(project: "demo", filter: MessageLogFilter(topic: "news")).items, [])
+        register(core, token: "a")
+        let last = sendFCM(core, to: .token("a")).sent!.name
+        let news = sendFCM(core, to: .topic("news")).sent!.name
+        XCTAssertEqual(try names(), [last])
+        XCTAssertEqual(try core.messages(project: "demo", filter: MessageLogFilter(topic: "news")).items.map(\.name), [news])
+    }
+
     func testPagesStayCorrectWhenMessagesArriveBetweenCalls() throws {
         let core = makeCore()
         register(core)
