@@ -231,6 +231,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             }
         case .stream(let start):
             if isHead {
+                ResponseStream.startClosed(start, sink: self, loop: connection.context.loop)
                 if !keepAlive { connection.closeAfterFlush() }
                 return
             }

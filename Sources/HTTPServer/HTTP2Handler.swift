@@ -433,7 +433,8 @@ final class HTTP2Handler: ConnectionProtocol {
             hasBody = !head && !bytes.isEmpty
         case .stream:
             contentLength = nil
-            stream.bodyComplete = false
+            stream.bodyComplete = head
+            hasBody = !head
         }
         // The stream is the data source: `streams` keeps it alive for as long as nghttp2 may read.
         var provider = nghttp2_data_provider(
@@ -458,6 +459,7 @@ final class HTTP2Handler: ConnectionProtocol {
             }
         }
         if case .stream(let start) = response.body {
+            guard !head else { return ResponseStream.startClosed(start, sink: stream, loop: connection.context.loop) }
             let responseStream = ResponseStream(sink: stream, loop: connection.context.loop)
             stream.responseStream = responseStream
             start(responseStream)

@@ -69,6 +69,15 @@ public final class ResponseStream: Sendable {
         if closed { handler() }
     }
 
+    /// Runs a streaming body's writer for a HEAD request: it gets a stream that is closed
+    /// already, so that it releases at once whatever it took for the body (its close handlers
+    /// run), and nothing it writes is sent.
+    static func startClosed(_ start: (ResponseStream) -> Void, sink: ResponseStreamSink, loop: EventLoop) {
+        let stream = ResponseStream(sink: sink, loop: loop)
+        stream.clientLeft()
+        start(stream)
+    }
+
     /// The connection saw the client leave (or the server is closing it).
     func clientLeft() {
         _ = markClosed()

@@ -97,3 +97,21 @@ def wait_until(predicate, timeout=5):
             return True
         time.sleep(0.1)
     return False
+
+
+def test_head_requests_on_a_stream_route_take_no_stream_place(start_emulator):
+    """HEAD gets a streaming response's head only; the places it would hold are given back."""
+    import subprocess
+    emulator = start_emulator("--max-streams-per-device", "2")
+    api = Api(emulator.http, PROJECT)
+    api.register(token="headed", platform="ios", bundleId="com.example.app")
+    url = f"{emulator.http}/emulator/v1/projects/{PROJECT}/devices/headed:stream"
+    for flags in (["--http1.1"], ["--http2-prior-knowledge"]):
+        for _ in range(3):
+            done = subprocess.run(["curl", "-s", "-I", "-m", "5", *flags, url], capture_output=True, text=True)
+            assert done.stdout.split()[1] == "200", done.stdout
+    client = Client(connect(emulator.port, tls=False))
+    client.start()
+    client.headers(1, path=f"/emulator/v1/projects/{PROJECT}/devices/headed:stream")
+    client.read_frames(lambda f: client.status(1) is not None)
+    assert client.status(1) == 200
