@@ -5,7 +5,7 @@ import http.client
 import time
 
 from api import Api
-from conftest import MEASURES_MEMORY
+from conftest import MEASURES_MEMORY, wait_until
 from h2frames import CANCEL, DATA, RST_STREAM, Client, connect, frame
 
 PROJECT = "memory"
@@ -62,41 +62,24 @@ def test_a_device_may_have_only_so_many_streams_open(start_emulator):
     client.start()
     path = f"/emulator/v1/projects/{PROJECT}/devices/capped:stream"
 
-    def open_stream(stream_id):
+    stream_ids = iter(range(1, 1000, 2))
+
+    def open_stream():
+        stream_id = next(stream_ids)
         client.headers(stream_id, path=path)
         frames = client.read_frames(lambda f: client.status(stream_id) is not None)
         return client.status(stream_id), frames
 
-    assert open_stream(1)[0] == 200
-    assert open_stream(3)[0] == 200
-    status, frames = open_stream(5)
+    assert open_stream()[0] == 200
+    assert open_stream()[0] == 200
+    status, frames = open_stream()
     assert status == 429
     frames += client.response_complete(5)
     body = b"".join(f[3] for f in frames if f[0] == DATA and f[2] == 5)
     assert json.loads(body)["error"]["status"] == "RESOURCE_EXHAUSTED", body
     # One closes: its place is free again.
     client.send(frame(RST_STREAM, 0, 1, CANCEL.to_bytes(4, "big")))
-    assert wait_until(lambda: open_stream_status(client, path) == 200)
-
-
-_next_stream = [7]
-
-
-def open_stream_status(client, path):
-    stream_id = _next_stream[0]
-    _next_stream[0] += 2
-    client.headers(stream_id, path=path)
-    client.read_frames(lambda f: client.status(stream_id) is not None)
-    return client.status(stream_id)
-
-
-def wait_until(predicate, timeout=5):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
+    assert wait_until(lambda: open_stream()[0] == 200, interval=0.1)
 
 
 def test_head_requests_on_a_stream_route_take_no_stream_place(start_emulator):

@@ -8,6 +8,7 @@ import threading
 import time
 
 from api import Api
+from conftest import wait_until
 from h2frames import Client, connect
 
 PROJECT = "receipts"
@@ -21,15 +22,6 @@ def states(api, token):
     status, body = api.call("GET", f"/emulator/v1/projects/{api.project}/messages?token={token}&pageSize=1000")
     assert status == 200, body
     return [d["state"] for m in body["messages"] for d in m["deliveries"] if d["token"] == token]
-
-
-def wait_until(predicate, timeout=10):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def settled(api, token):
@@ -51,14 +43,14 @@ def test_deliveries_a_zero_window_stream_never_sent_stay_pending_and_are_deleted
     api = Api(emulator.http, PROJECT)
     register(api, "zero-window")
     client = open_zero_window_stream(emulator, "zero-window")
-    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")[1]["connected"])
+    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")[1]["connected"], timeout=10)
     for n in range(150):
         status, body = api.send({"token": "zero-window", "data": {"n": str(n)}})
         assert status == 200, body
     # The device is online, but not a byte of any event could leave.
     assert set(states(api, "zero-window")) == {"pending"}
     client.sock.close()
-    assert wait_until(lambda: settled(api, "zero-window"))
+    assert wait_until(lambda: settled(api, "zero-window"), timeout=10)
     status, device = api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")
     assert device["pendingCount"] == 150
     # More than 100 pending when the device connects: deleted, and the app is told.
@@ -71,11 +63,11 @@ def test_deliveries_not_sent_before_the_stream_closed_come_back_in_order(emulato
     api = Api(emulator.http, PROJECT)
     register(api, "comes-back")
     client = open_zero_window_stream(emulator, "comes-back")
-    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/comes-back")[1]["connected"])
+    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/comes-back")[1]["connected"], timeout=10)
     for n in range(5):
         assert api.send({"token": "comes-back", "data": {"n": str(n)}})[0] == 200
     client.sock.close()
-    assert wait_until(lambda: settled(api, "comes-back"))
+    assert wait_until(lambda: settled(api, "comes-back"), timeout=10)
     events = api.connect("comes-back")
     assert [e["payload"]["n"] for e in events] == ["0", "1", "2", "3", "4"]
     assert states(api, "comes-back") == ["delivered"] * 5
