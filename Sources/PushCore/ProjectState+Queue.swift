@@ -152,13 +152,18 @@ extension ProjectState {
         switch handOver {
         case .delivery(let number):
             guard let carriers = devices.values[slot].handedOver[number] else { return [] }
-            let others = (streams[token] ?? []).filter { $0.id != subscriberID }
             if sent {
                 devices.values[slot].handedOver[number] = nil
                 deliveries[number]?.move(to: .delivered, at: now)
-            } else if carriers > 1 {
+                return []
+            }
+            if carriers > 1 {
                 devices.values[slot].handedOver[number] = carriers - 1
-            } else if !others.isEmpty, var delivery = deliveries[number] {
+                return []
+            }
+            // Looked up only for a delivery no stream sent: every sent one would pay for it.
+            let others = (streams[token] ?? []).filter { $0.id != subscriberID }
+            if !others.isEmpty, var delivery = deliveries[number] {
                 let event = self.handOver(&delivery, to: devices.values[slot], at: now)
                 deliveries[number] = delivery
                 devices.values[slot].handedOver[number] = others.count
