@@ -20,15 +20,16 @@ def settings(pairs=(), ack=False):
     return frame(SETTINGS, ACK if ack else 0, 0, b"".join(struct.pack(">HI", k, v) for k, v in pairs))
 
 
-def connect(port, tls, ca=None, alpn=("h2",), timeout=10):
-    """A socket to the emulator: cleartext, or TLS offering `alpn` (verified against `ca`)."""
+def connect(port, tls, ca=None, alpn=("h2",), timeout=10, server_name="localhost"):
+    """A socket to the emulator: cleartext, or TLS offering `alpn` (verified against `ca`), with
+    `server_name` as SNI and as the name the certificate must hold."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     if not tls:
         return sock
     context = ssl.create_default_context(cafile=ca)
     if alpn:
         context.set_alpn_protocols(list(alpn))
-    return context.wrap_socket(sock, server_hostname="localhost")
+    return context.wrap_socket(sock, server_hostname=server_name)
 
 
 class Client:
