@@ -1,0 +1,145 @@
+"""aioapns (from PyPI, unchanged) against the real emulator binary with `--apns-auth strict`.
+
+Written against aioapns 4.0. It has no setting for the server: each connection goes to
+`protocol_class.APNS_SERVER` (a class constant of `APNsProductionClientProtocol` and
+`APNsDevelopmentClientProtocol`, also sent as the `host` header, with no `:authority`) on
+`APNsTLSClientProtocol.APNS_PORT`, so the test patches those constants; the SSL context is the
+client's own, made to trust the emulator's CA. aioapns offers no ALPN (HTTP/2 by prior knowledge
+after the handshake), signs its JWT with PyJWT (raw R‖S signature), parses every DATA frame alone as
+JSON and matches answers to requests by the `apns-id` header."""
+import asyncio
+import ssl
+
+import pytest
+from aioapns import APNs, NotificationRequest, PushType
+from aioapns.connection import (APNsDevelopmentClientProtocol, APNsProductionClientProtocol,
+                                APNsTLSClientProtocol)
+
+from api import Api
+from apns_helpers import apns_key_option, new_key, p8_pem, write_p8
+from conftest import Emulator
+
+KEY, KEY_ID, TEAM_ID = new_key(), "AIOAPNSKEY", "AIOAPNSTEA"
+BUNDLE = "com.example.aioapns"
+PROJECT = "aioapns"
+# A hang (an answer aioapns cannot read) fails the test instead of stopping the run.
+HANG = 20
+
+
+@pytest.fixture(scope="module")
+def emu(tmp_path_factory):
+    keys = tmp_path_factory.mktemp("apns-keys")
+    emulator = Emulator("--apns-auth", "strict", *apns_key_option(KEY_ID, TEAM_ID, write_p8(KEY, keys, KEY_ID)))
+    yield emulator
+    assert emulator.alive(), emulator.stderr()[-3000:]
+    emulator.stop()
+
+
+@pytest.fixture
+def pointed_at_emulator(emu, monkeypatch):
+    monkeypatch.setattr(APNsProductionClientProtocol, "APNS_SERVER", "localhost")
+    monkeypatch.setattr(APNsDevelopmentClientProtocol, "APNS_SERVER", "localhost")
+    monkeypatch.setattr(APNsTLSClientProtocol, "APNS_PORT", emu.port)
+    return emu
+
+
+def client(emu, use_sandbox=False):
+    """An aioapns client with a token key; call it inside the event loop (aioapns takes the running loop)."""
+    return APNs(key=p8_pem(KEY), key_id=KEY_ID, team_id=TEAM_ID, topic=BUNDLE, use_sandbox=use_sandbox,
+                ssl_context=ssl.create_default_context(cafile=emu.ca), max_connection_attempts=1)
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, HANG))
+
+
+def register(api, apns_token):
+    return api.register(platform="ios", bundleId=BUNDLE, apnsToken=apns_token)
+
+
+@pytest.mark.parametrize("use_sandbox", [False, True], ids=["production", "development"])
+def test_alert_background_and_voip_reach_the_devices(pointed_at_emulator, use_sandbox):
+    emu = pointed_at_emulator
+    api = Api(emu.http, project=f"{PROJECT}-{int(use_sandbox)}")
+    tokens = {kind: ("%02x" % (0x10 * (n + 1) + use_sandbox)) * 32 for n, kind in enumerate(["alert", "background", "voip"])}
+    devices = {kind: register(api, apns_token) for kind, apns_token in tokens.items()}
+    requests = {
+        "alert": NotificationRequest(
+            device_token=tokens["alert"], push_type=PushType.ALERT, priority=10, collapse_key="match-42",
+            message={"aps": {"alert": {"title": "Portugal vs. Denmark", "body": "great match!"}, "badge": 3,
+                             "sound": "default"}, "matchId": "42"}),
+        "background": NotificationRequest(
+            device_token=tokens["background"], push_type=PushType.BACKGROUND, priority=5, time_to_live=3600,
+            message={"aps": {"content-available": 1}, "sync": "inbox"}),
+        "voip": NotificationRequest(
+            device_token=tokens["voip"], push_type=PushType.VOIP, apns_topic=BUNDLE + ".voip",
+            message={"callerName": "Ana", "handle": "+351 912 345 678"}),
+    }
+
+    async def send_all():
+        apns = client(emu, use_sandbox)
+        try:
+            return {kind: await apns.send_notification(request) for kind, request in requests.items()}
+        finally:
+            apns.pool.close()
+
+    results = run(send_all())
+    for kind, result in results.items():
+        assert (result.status, result.description) == ("200", None), (kind, result.status, result.description)
+        assert result.notification_id == requests[kind].notification_id
+    for kind, token in devices.items():
+        [event] = api.connect(token)
+        assert event["origin"] == "apns"
+        assert event["payload"] == requests[kind].message, kind
+        assert event["headers"]["apns-push-type"] == kind
+        assert event["headers"]["apns-topic"] == (BUNDLE + ".voip" if kind == "voip" else BUNDLE)
+        assert event["headers"]["apns-id"] == requests[kind].notification_id
+
+
+def test_errors_are_read_by_apns_id_unregistered_with_its_timestamp(pointed_at_emulator):
+    emu = pointed_at_emulator
+    api = Api(emu.http, project=f"{PROJECT}-errors")
+    apns_token = "4d" * 32
+    token = register(api, apns_token)
+
+    async def scenario():
+        apns = client(emu)
+        try:
+            first = await apns.send_notification(NotificationRequest(device_token=apns_token, message={"aps": {"alert": "hi"}}))
+            bad_priority = await apns.send_notification(
+                NotificationRequest(device_token=apns_token, message={"aps": {"alert": "hi"}}, priority=7))
+            status, _ = api.call("DELETE", f"/emulator/v1/projects/{api.project}/devices/{token}")
+            assert status == 200
+            gone = await apns.send_notification(NotificationRequest(device_token=apns_token, message={"aps": {"alert": "hi"}}))
+            # The connection still works after errors.
+            again = await apns.send_notification(NotificationRequest(device_token="4e" * 32, message={"aps": {"alert": "hi"}}))
+            return first, bad_priority, gone, again
+        finally:
+            apns.pool.close()
+
+    first, bad_priority, gone, again = run(scenario())
+    assert (first.status, first.description) == ("200", None)
+    assert (bad_priority.status, bad_priority.description) == ("400", "BadPriority")
+    assert (gone.status, gone.description) == ("410", "Unregistered")
+    assert type(gone.timestamp) is int and gone.timestamp > 0, gone.timestamp
+    assert (again.status, again.description) == ("200", None)
+
+
+def test_many_sends_at_once_on_a_new_connection(pointed_at_emulator):
+    """aioapns opens as many streams as it has requests before the server's SETTINGS arrive, and
+    it cannot read an RST_STREAM (the request would hang): every one must be answered."""
+    emu = pointed_at_emulator
+    api = Api(emu.http, project=f"{PROJECT}-burst")
+    apns_token = "5e" * 32
+    register(api, apns_token)
+    requests = [NotificationRequest(device_token=apns_token, message={"aps": {"badge": n}}) for n in range(20)]
+
+    async def burst():
+        apns = client(emu)
+        try:
+            return await asyncio.gather(*(apns.send_notification(r) for r in requests))
+        finally:
+            apns.pool.close()
+
+    results = run(burst())
+    assert [(r.status, r.notification_id) for r in results] == [("200", r.notification_id) for r in requests]
