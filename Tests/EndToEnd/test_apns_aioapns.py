@@ -8,7 +8,10 @@ client's own, made to trust the emulator's CA. aioapns offers no ALPN (HTTP/2 by
 after the handshake), signs its JWT with PyJWT (raw R‖S signature), parses every DATA frame alone as
 JSON and matches answers to requests by the `apns-id` header."""
 import asyncio
+import secrets
+import socket
 import ssl
+import uuid
 
 import pytest
 from aioapns import APNs, NotificationRequest, PushType
@@ -21,7 +24,6 @@ from conftest import Emulator
 
 KEY, KEY_ID, TEAM_ID = new_key(), "AIOAPNSKEY", "AIOAPNSTEA"
 BUNDLE = "com.example.aioapns"
-PROJECT = "aioapns"
 # A hang (an answer aioapns cannot read) fails the test instead of stopping the run.
 HANG = 20
 
@@ -35,10 +37,22 @@ def emu(tmp_path_factory):
     emulator.stop()
 
 
-@pytest.fixture
-def pointed_at_emulator(emu, monkeypatch):
-    monkeypatch.setattr(APNsProductionClientProtocol, "APNS_SERVER", "localhost")
-    monkeypatch.setattr(APNsDevelopmentClientProtocol, "APNS_SERVER", "localhost")
+APPLE_HOSTS = {"api.push.apple.com", "api.development.push.apple.com"}
+
+
+@pytest.fixture(params=["localhost", "apple-host-names"])
+def pointed_at_emulator(emu, monkeypatch, request):
+    """aioapns pointed at the emulator in one of two ways: its host constants patched to
+    `localhost`, or left as Apple's names with those names resolving to 127.0.0.1 (as a hosts file
+    would make them). Connections to Apple's names start with one stream (docs/apns.md)."""
+    if request.param == "localhost":
+        monkeypatch.setattr(APNsProductionClientProtocol, "APNS_SERVER", "localhost")
+        monkeypatch.setattr(APNsDevelopmentClientProtocol, "APNS_SERVER", "localhost")
+    else:
+        assert {APNsProductionClientProtocol.APNS_SERVER, APNsDevelopmentClientProtocol.APNS_SERVER} == APPLE_HOSTS
+        resolve = socket.getaddrinfo
+        monkeypatch.setattr(socket, "getaddrinfo", lambda host, *rest, **named: resolve(
+            "127.0.0.1" if host in APPLE_HOSTS else host, *rest, **named))
     monkeypatch.setattr(APNsTLSClientProtocol, "APNS_PORT", emu.port)
     return emu
 
@@ -53,6 +67,11 @@ def run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, HANG))
 
 
+def own_project():
+    """A project of the test's own (each parameter set too)."""
+    return f"aioapns-{uuid.uuid4().hex[:12]}"
+
+
 def register(api, apns_token):
     return api.register(platform="ios", bundleId=BUNDLE, apnsToken=apns_token)
 
@@ -60,8 +79,9 @@ def register(api, apns_token):
 @pytest.mark.parametrize("use_sandbox", [False, True], ids=["production", "development"])
 def test_alert_background_and_voip_reach_the_devices(pointed_at_emulator, use_sandbox):
     emu = pointed_at_emulator
-    api = Api(emu.http, project=f"{PROJECT}-{int(use_sandbox)}")
-    tokens = {kind: ("%02x" % (0x10 * (n + 1) + use_sandbox)) * 32 for n, kind in enumerate(["alert", "background", "voip"])}
+    api = Api(emu.http, project=own_project())
+    # APNs tokens name one device across projects: each run draws its own.
+    tokens = {kind: secrets.token_hex(32) for kind in ("alert", "background", "voip")}
     devices = {kind: register(api, apns_token) for kind, apns_token in tokens.items()}
     requests = {
         "alert": NotificationRequest(
@@ -98,8 +118,8 @@ def test_alert_background_and_voip_reach_the_devices(pointed_at_emulator, use_sa
 
 def test_errors_are_read_by_apns_id_unregistered_with_its_timestamp(pointed_at_emulator):
     emu = pointed_at_emulator
-    api = Api(emu.http, project=f"{PROJECT}-errors")
-    apns_token = "4d" * 32
+    api = Api(emu.http, project=own_project())
+    apns_token = secrets.token_hex(32)
     token = register(api, apns_token)
 
     async def scenario():
@@ -112,7 +132,7 @@ def test_errors_are_read_by_apns_id_unregistered_with_its_timestamp(pointed_at_e
             assert status == 200
             gone = await apns.send_notification(NotificationRequest(device_token=apns_token, message={"aps": {"alert": "hi"}}))
             # The connection still works after errors.
-            again = await apns.send_notification(NotificationRequest(device_token="4e" * 32, message={"aps": {"alert": "hi"}}))
+            again = await apns.send_notification(NotificationRequest(device_token=secrets.token_hex(32), message={"aps": {"alert": "hi"}}))
             return first, bad_priority, gone, again
         finally:
             apns.pool.close()
@@ -129,8 +149,8 @@ def test_many_sends_at_once_on_a_new_connection(pointed_at_emulator):
     """aioapns opens as many streams as it has requests before the server's SETTINGS arrive, and
     it cannot read an RST_STREAM (the request would hang): every one must be answered."""
     emu = pointed_at_emulator
-    api = Api(emu.http, project=f"{PROJECT}-burst")
-    apns_token = "5e" * 32
+    api = Api(emu.http, project=own_project())
+    apns_token = secrets.token_hex(32)
     register(api, apns_token)
     requests = [NotificationRequest(device_token=apns_token, message={"aps": {"badge": n}}) for n in range(20)]
 

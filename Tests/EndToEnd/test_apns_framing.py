@@ -68,10 +68,13 @@ def test_several_sends_on_one_connection(connection):
 
 @pytest.mark.parametrize("server_name", ["api.push.apple.com", "api.sandbox.push.apple.com",
                                          "api.development.push.apple.com"])
-def test_apples_host_names_verify_and_answer(emulator, server_name):
-    """A client that resolves Apple's host to the emulator verifies the certificate for it."""
+def test_apples_host_names_verify_and_answer_in_their_environment(emulator, server_name):
+    """A client that resolves Apple's host to the emulator verifies the certificate for it; the
+    development hosts' answers carry `apns-unique-id`, production's do not."""
     with ApnsConnection(emulator, "tls-alpn-h2", server_name=server_name) as conn:
         response = conn.request(apns_headers(JWT), PAYLOAD, authority=server_name)
     assert response.status == 200, response
-    assert response.headers["apns-id"]
-
+    if server_name == "api.push.apple.com":
+        assert "apns-unique-id" not in response.headers, response.headers
+    else:
+        assert re.fullmatch(UUID_PATTERN, response.headers["apns-unique-id"]), response.headers

@@ -12,7 +12,7 @@ import pytest
 
 from api import Api
 from apns_helpers import (BUNDLE_ID, DEVICE_TOKEN, UUID_PATTERN, ApnsConnection, apns_headers, b64url,
-                          bearer, canonical_uuid_upper, new_key, provider_token)
+                          canonical_uuid_upper, new_key, provider_token)
 
 KEY = new_key()
 KEY_ID, TEAM_ID = "ABC123DEFG", "DEF123GHIJ"
