@@ -176,11 +176,12 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         let version: HTTPVersion = requestHead.version == .http10 ? .http1_0 : .http1_1
         var headers = HTTPHeaders()
         for field in requestHead.headers { headers.add(field.name, field.value) }
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: requestHead.method, target: requestHead.target, headers: headers, body: body,
             version: version, isSecure: connection.isSecure, authority: requestHead.header("host"),
             remoteAddress: connection.remoteAddress
         )
+        request.connection = connection.session
         body = []
         if requestHead.upgradeToH2C && !connection.isSecure && request.body.isEmpty && !shuttingDown,
            let settings = requestHead.http2Settings.flatMap({ Base64URL.decode($0, lenient: true) }) {
