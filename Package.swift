@@ -55,7 +55,7 @@ let package = Package(
         // ES256 keys and signatures (APNs provider tokens) over OpenSSL: the C types stay inside.
         .target(name: "Signatures", dependencies: ["COpenSSL"]),
         .target(name: "PushCore", dependencies: ["ByteCoding", "Locking"]),
-        .target(name: "PushAPI", dependencies: ["ByteCoding", "HTTPServer", "Locking", "PushCore"]),
+        .target(name: "PushAPI", dependencies: ["ByteCoding", "HTTPServer", "Locking", "PushCore", "Signatures"]),
         .executableTarget(
             name: "push-emulator",
             dependencies: [
