@@ -54,4 +54,19 @@ final class ES256ProviderTokenTests: XCTestCase {
             session.check(authorization: "bearer \(parts[0]).\(otherClaims).\(parts[2])", mode: .strict, keys: keys(key.publicKey), now: now),
             .invalidProviderToken)
     }
+
+    /// Tokens made by other implementations with `KeyFixtures.p256PrivateKey`: PyJWT 2.15 (raw
+    /// R‖S, as Go and Python clients sign), and Python's cryptography signing DER with `iat` as a
+    /// string and `kid` in the claims (as Pushy signs, with APNSwift's claims).
+    func testTokensMadeByOtherImplementations() throws {
+        let keys = keys(try ES256PublicKey(pem: KeyFixtures.p256PublicKey))
+        let pyJWT = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkciLCJ0eXAiOiJKV1QifQ.eyJpc3MiOiJERUYxMjNHSElKIiwiaWF0IjoxNzk1MzQxNjAwfQ."
+            + "t0JSAYczqBeS7Px_0grTJ3TTIrFi1tgR_FN1MgLEppj8-z_C5gCoeDk3nkiMyOZcLwVoo1CKHk_DlU218AoOvA"
+        let der = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJERUYxMjNHSElKIiwiaWF0IjoiMTc5NTM0MTYwMCIsImtpZCI6IkFCQzEyM0RFRkcifQ."
+            + "MEUCIQCojcG21pWepv3oiAgNUMMwRvTnHG_FJ_DnndvoBmAg9wIgBkgiWE3X9S8TPFFfnymLzwRZXXYcvsngR6lu9n7WC44"
+        for token in [pyJWT, der] {
+            var session = ProviderTokenSession()
+            XCTAssertNil(session.check(authorization: "bearer " + token, mode: .strict, keys: keys, now: now), token)
+        }
+    }
 }
