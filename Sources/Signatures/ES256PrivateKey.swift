@@ -5,8 +5,8 @@ import COpenSSL
 public struct ES256PrivateKey: Sendable {
     let key: OwnedKey
 
-    /// Loads the key from `-----BEGIN PRIVATE KEY-----` PEM (PKCS#8, as Apple's `.p8` files).
-    /// Refuses public keys and keys not on P-256.
+    /// Loads the key from `-----BEGIN PRIVATE KEY-----` PEM (PKCS#8, as Apple's `.p8` files; the
+    /// older `-----BEGIN EC PRIVATE KEY-----` is read too). Refuses public keys and keys not on P-256.
     public init(pem: String) throws(ES256KeyError) {
         let (key, isPrivate) = try OwnedKey.read(pem: pem)
         guard isPrivate else { throw .notPrivate }

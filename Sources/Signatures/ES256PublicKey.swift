@@ -6,8 +6,9 @@ public struct ES256PublicKey: Sendable {
     let key: OwnedKey
 
     /// Loads the key from PEM: either a private key (`-----BEGIN PRIVATE KEY-----`, the PKCS#8 of
-    /// Apple's `AuthKey_XXXXXXXXXX.p8` files), whose public half is kept, or a public key
-    /// (`-----BEGIN PUBLIC KEY-----`). Refuses any key that is not on P-256.
+    /// Apple's `AuthKey_XXXXXXXXXX.p8` files; the older `-----BEGIN EC PRIVATE KEY-----` is read
+    /// too), whose public half is kept, or a public key (`-----BEGIN PUBLIC KEY-----`). Refuses any
+    /// key that is not on P-256.
     public init(pem: String) throws(ES256KeyError) {
         let (key, isPrivate) = try OwnedKey.read(pem: pem)
         if isPrivate {

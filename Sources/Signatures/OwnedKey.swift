@@ -16,13 +16,14 @@ final class OwnedKey: @unchecked Sendable {
         EVP_PKEY_free(pointer)
     }
 
-    /// Reads a key from PEM: a private key (PKCS#8, as Apple's .p8 files) or a public key
-    /// (`SubjectPublicKeyInfo`), refusing any that is not on P-256.
+    /// Reads a key from PEM: a private key (PKCS#8, as Apple's .p8 files, or SEC1) or a public key
+    /// (`SubjectPublicKeyInfo`), refusing any that is not on P-256. An encrypted private key is
+    /// unreadable (there is no passphrase to give).
     static func read(pem: String) throws(ES256KeyError) -> (key: OwnedKey, isPrivate: Bool) {
         let isPrivate: Bool
         if pem.contains("-----BEGIN PUBLIC KEY-----") {
             isPrivate = false
-        } else if pem.contains("-----BEGIN PRIVATE KEY-----") || pem.contains("-----BEGIN EC PRIVATE KEY-----") {
+        } else if pem.contains("PRIVATE KEY-----") {
             isPrivate = true
         } else {
             throw .notPEM

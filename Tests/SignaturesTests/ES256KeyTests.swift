@@ -61,6 +61,8 @@ final class ES256KeyTests: XCTestCase {
         let raw = privateKey.signature(of: hello, format: .raw)
         XCTAssertTrue(publicKey.isValidSignature(raw, of: hello))
         XCTAssertEqual(fromPrivate.pem, publicKey.pem)
+        let sec1 = try ES256PrivateKey(pem: KeyFixtures.p256SEC1PrivateKey)
+        XCTAssertEqual(sec1.publicKey.pem, publicKey.pem)
         XCTAssertEqual(publicKey.pem.trimmingCharacters(in: .whitespacesAndNewlines), KeyFixtures.p256PublicKey)
     }
 
@@ -80,6 +82,7 @@ final class ES256KeyTests: XCTestCase {
             ("Ed25519", KeyFixtures.ed25519PrivateKey, .notP256),
             ("not PEM", "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg", .notPEM),
             ("empty", "", .notPEM),
+            ("encrypted", KeyFixtures.p256EncryptedPrivateKey, .unreadable),
             ("damaged", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", .unreadable),
         ]
         for (name, pem, expected) in cases {

@@ -21,6 +21,26 @@ Td8jGYm19KxxtrX5IAAqC2bjywXwlZYwOpiHE6QuD4shP015ldiUOzspPg==
     /// `printf hello | openssl dgst -sha256 -sign p256.p8 | base64`: a DER signature made by OpenSSL's CLI.
     static let helloSignatureDERBase64 = "MEQCIHqowBjrydoJed0+slDmUJDS/ocAf0MnG8FZT1vJqjn5AiBpNEU0/a2jxRYQLz58gF4wv9b1lDTlTtukFDZEc/x22Q=="
 
+    /// `p256PrivateKey` in OpenSSL's older SEC1 form (`openssl ec -in p256.p8`).
+    static let p256SEC1PrivateKey = """
+-----BEGIN EC PRIVATE KEY-----
+MHcCAQEEIIPAumT3XXhJL4h8gYmOtA9oEXO+qzhZRqLPmvrF3n5poAoGCCqGSM49
+AwEHoUQDQgAExakvlZx6l0nF1gURanaDKAnI81VXTd8jGYm19KxxtrX5IAAqC2bj
+ywXwlZYwOpiHE6QuD4shP015ldiUOzspPg==
+-----END EC PRIVATE KEY-----
+"""
+
+    /// `p256PrivateKey` encrypted with a passphrase (`openssl pkcs8 -topk8 -v2 aes-256-cbc`).
+    static let p256EncryptedPrivateKey = """
+-----BEGIN ENCRYPTED PRIVATE KEY-----
+MIHsMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAiIPyeoZpCxEwICCAAw
+DAYIKoZIhvcNAgkFADAdBglghkgBZQMEASoEEF9l0Mhz5y4Bo4JJsXldMp8EgZAZ
+N6/ntsG8fA5V2/fnHtsuL/p518qcDoSK/pWFmdOk0Z7kQziQg13bCfdwcsB3sK8P
+Lqw+yjZQmzdeAB7wpgTmLkieCAXG4PfBy70j01wM0uXNzAlzvfcHTb0pOZR1cf+/
+HTAmJxUZYXIrmQkIfubja1IJasr8nkSMzCmABwWMhmwMUxHilKnXxCcUS1ZT23s=
+-----END ENCRYPTED PRIVATE KEY-----
+"""
+
     static let p384PrivateKey = """
 -----BEGIN PRIVATE KEY-----
 MIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDB8bIUXqTEl9h8bWwfd
