@@ -11,8 +11,8 @@
 ///   connection's first accepted token named → InvalidProviderToken. An `iat` more than an hour
 ///   after `now` → InvalidProviderToken; `now` more than 3600 s after `iat` →
 ///   ExpiredProviderToken (at exactly 3600 s the token is still good).
-///   Then the refresh rule: a token whose `iat` differs from the connection's current one is an
-///   update; an update less than 20 minutes after the current token was accepted →
+///   Then the refresh rule: a token whose `iat` is later than the connection's current one's is an
+///   update (an older one, still in flight while the client renews, is not); an update less than 20 minutes after the current token was accepted →
 ///   TooManyProviderTokenUpdates, and from then on every request whose token is otherwise good
 ///   gets TooManyProviderTokenUpdates, the current token's too, until 20 minutes have passed
 ///   since the current token was accepted; at exactly 20 minutes an update is accepted. A new
@@ -87,7 +87,9 @@ public struct ProviderTokenSession: Sendable {
             self.current = (issuedAt, now)
             return nil
         }
-        if current.issuedAt == issuedAt { return nil }
+        // The current token, or an older one still in flight on another stream while the client
+        // renews: neither is a renewal.
+        if issuedAt <= current.issuedAt { return nil }
         let allowedAt = current.acceptedAt.adding(seconds: Self.minimumUpdateIntervalSeconds)
         guard now >= allowedAt else {
             refusedUntil = allowedAt

@@ -168,6 +168,16 @@ final class ProviderTokenSessionTests: XCTestCase {
         XCTAssertNil(check(&session, first, at: now.adding(seconds: 1200)))
     }
 
+    func testTheOldTokenStillInFlightAfterARenewalIsNotAnUpdate() {
+        let first = bearer(FakeJWT.token(issuedAt: fixedNowSeconds))
+        var session = ProviderTokenSession()
+        XCTAssertNil(check(&session, first))
+        let renewed = now.adding(seconds: 1800)
+        XCTAssertNil(check(&session, bearer(FakeJWT.token(issuedAt: renewed.secondsSinceEpoch)), at: renewed))
+        // A request sent with the old token before the client switched arrives just after.
+        XCTAssertNil(check(&session, first, at: renewed.adding(seconds: 1)))
+    }
+
     func testSignedAgainWithTheSameIssuedAtIsNotAnUpdate() {
         let calls = VerifyCalls()
         let keys = keys(calls)
