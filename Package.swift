@@ -52,8 +52,10 @@ let package = Package(
             // Debug builds (the unit tests and `make sanitize`) keep the checks.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
+        // ES256 keys and signatures (APNs provider tokens) over OpenSSL: the C types stay inside.
+        .target(name: "Signatures", dependencies: ["COpenSSL"]),
         .target(name: "PushCore", dependencies: ["ByteCoding", "Locking"]),
-        .target(name: "PushAPI", dependencies: ["ByteCoding", "HTTPServer", "Locking", "PushCore"]),
+        .target(name: "PushAPI", dependencies: ["ByteCoding", "HTTPServer", "Locking", "PushCore", "Signatures"]),
         .executableTarget(
             name: "push-emulator",
             dependencies: [
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "PushCoreTests", dependencies: ["ByteCoding", "PushCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "PushCore", "Signatures"]),
         .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI"]),
     ],
     swiftLanguageModes: [.v6]

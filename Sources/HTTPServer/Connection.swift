@@ -57,6 +57,9 @@ final class Connection: LoopHandler {
         try? Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     }
 
+    /// What routes keep on this connection; made at its first request, when the TLS host name is known.
+    private(set) lazy var session = ConnectionSession(serverName: tls?.serverName)
+
     var isSecure: Bool { tls != nil }
     var isClosed: Bool { if case .closed = phase { true } else { false } }
     var pendingOutput: Int { output.count }

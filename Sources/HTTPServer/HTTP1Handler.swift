@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// HTTP/1.1 on a connection: parses requests with `HTTP1Parser`, answers them in order
 /// (pipelining), streams chunked bodies, and hands over to HTTP/2 on `Upgrade: h2c`.
 final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
@@ -174,14 +176,15 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         let version: HTTPVersion = requestHead.version == .http10 ? .http1_0 : .http1_1
         var headers = HTTPHeaders()
         for field in requestHead.headers { headers.add(field.name, field.value) }
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: requestHead.method, target: requestHead.target, headers: headers, body: body,
             version: version, isSecure: connection.isSecure, authority: requestHead.header("host"),
             remoteAddress: connection.remoteAddress
         )
+        request.connection = connection.session
         body = []
         if requestHead.upgradeToH2C && !connection.isSecure && request.body.isEmpty && !shuttingDown,
-           let settings = requestHead.http2Settings.flatMap(Base64URL.decode) {
+           let settings = requestHead.http2Settings.flatMap({ Base64URL.decode($0, lenient: true) }) {
             connection.send(Array("HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: h2c\r\n\r\n".utf8))
             stopped = true
             let http2 = HTTP2Handler(connection: connection, upgrading: request, settings: settings)

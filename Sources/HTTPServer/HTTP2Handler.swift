@@ -130,8 +130,11 @@ final class HTTP2Handler: ConnectionProtocol {
     /// (clients retry REFUSED_STREAM), while counting in `header` answers it with a clear 431.
     private func submitSettings() {
         let configuration = connection.context.configuration
+        let streamLimit =
+            configuration.initialConcurrentStreams.flatMap { $0(connection.session.serverName) }
+            ?? configuration.maxConcurrentStreams
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: configuration.maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: streamLimit),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1_048_576),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
@@ -414,11 +417,15 @@ final class HTTP2Handler: ConnectionProtocol {
             to: HTTPRequest(
                 method: request.method, path: request.path, query: request.query, headers: request.headers, body: request.body,
                 version: .http2, isSecure: connection.isSecure, authority: request.authority,
-                remoteAddress: connection.remoteAddress
+                remoteAddress: connection.remoteAddress, connection: connection.session
             ),
             startedAt: stream.startedAt
         )
         submit(response, for: stream, head: head)
+        if let limit = connection.session.takeRequestedStreamLimit() {
+            var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limit)]
+            nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        }
     }
 
     private func submit(_ response: HTTPResponse, for stream: HTTP2Stream, head: Bool) {

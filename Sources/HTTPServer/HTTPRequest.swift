@@ -22,6 +22,8 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
     /// Parameters the router matched in the path template (percent-decoded).
     public var pathParameters = PathParameters()
+    /// The connection the request arrived on (nil for a request made by hand, as in tests).
+    public var connection: ConnectionSession? = nil
 
     /// The query's parameters in order, percent-decoded (`+` as space).
     public var queryItems: [(name: String, value: String)] {

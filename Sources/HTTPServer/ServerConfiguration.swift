@@ -12,6 +12,10 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderBytes = 65_536
     /// SETTINGS_MAX_CONCURRENT_STREAMS advertised on HTTP/2 connections.
     public var maxConcurrentStreams: UInt32 = 1000
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS a new HTTP/2 connection starts with, given the host
+    /// name the client asked for in TLS (nil: no TLS or no SNI); nil keeps `maxConcurrentStreams`.
+    /// Routes may change it later through `ConnectionSession.limitConcurrentStreams(to:)`.
+    public var initialConcurrentStreams: (@Sendable (_ serverName: String?) -> UInt32?)? = nil
     /// Seconds a connection may sit with nothing in flight before it is closed.
     public var idleTimeoutSeconds: Double = 120
     /// Seconds a client has to complete the TLS handshake and each request's header block.

@@ -38,6 +38,12 @@ final class TLSSession {
         return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
     }
 
+    /// The host name the client asked for (SNI), or nil.
+    var serverName: String? {
+        guard let name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) else { return nil }
+        return String(cString: name)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Outcome {
         outcome(SSL_read(ssl, buffer.baseAddress, Int32(buffer.count)))
     }

@@ -16,6 +16,8 @@ public struct EmulatorApp: Sendable {
         public var heartbeatSeconds = 15
         /// How many `:stream` connections one device may have open at once.
         public var maxStreamsPerDevice = 10
+        /// The APNs provider API's options.
+        public var apns = APNsSettings()
         /// Whether `/emulator/v1/debug/...` is served (`--enable-debug-routes`); off, it is unknown.
         public var debugRoutes = false
 
@@ -36,7 +38,8 @@ public struct EmulatorApp: Sendable {
         let streams = DeviceStreams(limitPerDevice: settings.maxStreamsPerDevice)
         var router = Router()
         router.notFound = { request in
-            GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")
+            if APNsRoutes.isAPNsPath(request.path) { return APNsRoutes.unmatched(request, methodExists: false) }
+            return GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")
         }
         // Every `{project}` is checked once here, before any handler: see docs/fcm.md.
         let invalidProject = GoogleErrorResponse.make(ProjectID.invalidError)
@@ -45,6 +48,7 @@ public struct EmulatorApp: Sendable {
             return invalidProject
         }
         router.methodNotAllowed = { request, allowed in
+            if APNsRoutes.isAPNsPath(request.path) { return APNsRoutes.unmatched(request, methodExists: true) }
             var response = GoogleErrorResponse.protocolError(
                 status: 405, message: "\(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: " or ")).")
             response.headers.set("allow", allowed.joined(separator: ", "))
@@ -66,8 +70,15 @@ public struct EmulatorApp: Sendable {
         InstanceIDRoutes(core: core, auth: settings.auth).register(in: &router)
         DeviceRoutes(core: core, streams: streams, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
         EmulatorRoutes(core: core, streams: streams).register(in: &router)
+        APNsRoutes(core: core, settings: settings.apns).register(in: &router)
         self.router = router
         self.core = core
+    }
+
+    /// Whether a TLS host name (SNI) is one of Apple's provider API hosts: connections to them
+    /// start with Apple's stream limit (`APNsSettings.streamsBeforeAuthentication`).
+    public static func isAppleHost(_ serverName: String?) -> Bool {
+        APNsHost.isApple(serverName)
     }
 
     /// Answers a request.

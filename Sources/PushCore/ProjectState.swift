@@ -53,7 +53,7 @@ struct ProjectState: Sendable {
             return .newDevice(token: token, apnsToken: nil)
         case .apnsToken(let given):
             let apnsToken = APNsDeviceToken.normalized(given)
-            if let token = tokenByAPNsToken[apnsToken] { return .devices([token]) }
+            if let token = tokenByAPNsToken[apnsToken], let slot = devices.index(forKey: token) { return .device(slot) }
             if let at = uninstalledAPNsTokens[apnsToken] { return .unregistered(since: at) }
             guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .invalid }
             return .newDevice(token: nil, apnsToken: apnsToken)

@@ -151,6 +151,7 @@ public final class PushEmulatorCore: Sendable {
     ///   - requestBody: the request as the sender wrote it (JSON), for the message log.
     ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
     @_specialize(exported: true, where Failure == GoogleError)
+    @_specialize(exported: true, where Failure == APNsReason)
     public func send<Failure: Error & Sendable>(
         project: String,
         target: MessageTarget,

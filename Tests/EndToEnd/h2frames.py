@@ -21,8 +21,8 @@ def settings(pairs=(), ack=False):
 
 
 def connect(port, tls, ca=None, alpn=("h2",), timeout=10, server_name="localhost"):
-    """A socket to the emulator: cleartext, or TLS offering `alpn` (verified against `ca`), with
-    `server_name` as SNI and as the name the certificate must hold."""
+    """A socket to the emulator: cleartext, or TLS offering `alpn` (verified against `ca`) and
+    asking for `server_name`."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     if not tls:
         return sock
@@ -114,6 +114,16 @@ class Client:
     def error(self, timeout=5.0):
         """Reads until a GOAWAY, an RST_STREAM or the end of the connection."""
         return self.read_frames(lambda frames: any(f[0] in (GOAWAY, RST_STREAM, "EOF") for f in frames), timeout)
+
+
+def settings_values(frames):
+    """The values of every SETTINGS frame (not acknowledgements) in `frames`, in order, as dicts."""
+    found = []
+    for f in frames:
+        if f[0] == SETTINGS and not f[1] & ACK:
+            found.append({struct.unpack(">H", f[3][i:i + 2])[0]: struct.unpack(">I", f[3][i + 2:i + 6])[0]
+                          for i in range(0, len(f[3]), 6)})
+    return found
 
 
 def goaway(frames):

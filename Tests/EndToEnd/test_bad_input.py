@@ -233,6 +233,23 @@ def test_out_of_range_durations_on_the_command_line_are_refused_at_start():
         assert "Error:" in out.stderr and args[0] in out.stderr, out.stderr
 
 
+def test_options_that_cannot_work_are_refused_at_start(tmp_path):
+    # --auth strict needs access tokens the emulator issues itself; accepted, it would check no more
+    # than `any`. An APNs key must be a readable P-256 key, and strict APNs auth needs one.
+    rsa = tmp_path / "rsa.pem"
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-out", str(rsa)], check=True, capture_output=True)
+    for args, named in ((["--auth", "strict"], "--auth strict"),
+                        (["--apns-auth", "strict"], "--apns-key"),
+                        (["--apns-key", f"KEY1234567:TEAM123456:{tmp_path}/missing.p8"], "--apns-key"),
+                        (["--apns-key", f"KEY1234567:TEAM123456:{rsa}"], "--apns-key"),
+                        (["--apns-key", "KEY1234567"], "--apns-key"),
+                        (["--apns-concurrent-streams", "0:1000"], "--apns-concurrent-streams"),
+                        (["--apns-project", "a/b"], "--apns-project")):
+        out = subprocess.run([BIN, "serve", "--port", "0", *args], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 64, (args, out.returncode, out.stderr)
+        assert "Error:" in out.stderr and named in out.stderr, out.stderr
+
+
 def test_out_of_range_timeouts_on_the_command_line_are_refused_at_start():
     # Both become nanoseconds at every timeout sweep: 1e300 once trapped the server at its first connection.
     for name, value in (("--idle-timeout", "1e300"), ("--idle-timeout", "86401"), ("--header-timeout", "nan"),

@@ -91,9 +91,4 @@ final class HTTPBasicsTests: XCTestCase {
         XCTAssertEqual(request.queryItem("plus"), "a b")
         XCTAssertEqual(request.queryItem("flag"), "")
     }
-
-    func testBase64URL() {
-        XCTAssertEqual(Base64URL.decode("AAMAAABkAAQAoAAAAAIAAAAA"), [0, 3, 0, 0, 0, 100, 0, 4, 0, 160, 0, 0, 0, 2, 0, 0, 0, 0])
-        XCTAssertNil(Base64URL.decode("a b"))
-    }
 }

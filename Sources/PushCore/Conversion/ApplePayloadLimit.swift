@@ -1,4 +1,4 @@
-/// The largest APNs payload Apple accepts (§3 step 7 of the spec).
+/// The largest APNs payload Apple accepts (docs/fcm.md and docs/apns.md).
 public enum ApplePayloadLimit {
     /// The limit of every push type but `voip`, and the least any push type allows: a payload
     /// no larger fits whatever its push type, which then need not be looked up.

@@ -17,7 +17,8 @@ public enum APNsDeviceToken {
 }
 
 extension UInt8 {
-    fileprivate var isHexDigit: Bool {
+    /// Whether it is an ASCII hex digit, either case.
+    var isHexDigit: Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }

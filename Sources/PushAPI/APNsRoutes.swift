@@ -1,0 +1,132 @@
+import ByteCoding
+import HTTPServer
+import Locking
+import PushCore
+
+/// `POST /3/device/{token}` — the APNs provider API (docs/apns.md).
+struct APNsRoutes {
+    let core: PushEmulatorCore
+    let settings: APNsSettings
+    /// Draws the `apns-unique-id`s of development-environment answers.
+    private let uniqueIDs = UniqueIDSource()
+
+    init(core: PushEmulatorCore, settings: APNsSettings) {
+        self.core = core
+        self.settings = settings
+    }
+
+    func register(in router: inout Router) {
+        router.add("POST", "/3/device/{token}") { request in send(request) }
+    }
+
+    /// Whether a path is the provider API's, whose unmatched paths and methods get Apple's answers.
+    static func isAPNsPath(_ path: String) -> Bool {
+        path.hasPrefix("/3/") || path == "/3"
+    }
+
+    /// Apple's answer to a path or method no route takes: 405 MethodNotAllowed on `/3/device/...`,
+    /// 400 MissingDeviceToken for a POST to `/3/device/`, 404 BadPath otherwise.
+    static func unmatched(_ request: HTTPRequest, methodExists: Bool) -> HTTPResponse {
+        let apnsID = request.headers["apns-id"] ?? APNsErrorResponse.generatedID()
+        if methodExists { return APNsErrorResponse.make(.methodNotAllowed, apnsID: apnsID) }
+        if request.path == "/3/device/" || request.path == "/3/device" {
+            return APNsErrorResponse.make(request.method == "POST" ? .missingDeviceToken : .methodNotAllowed, apnsID: apnsID)
+        }
+        return APNsErrorResponse.make(.badPath, apnsID: apnsID)
+    }
+
+    /// Checks in Apple's order (docs/apns.md): headers and path, the device, the provider
+    /// token, the payload; then queues the notification.
+    func send(_ request: HTTPRequest) -> HTTPResponse {
+        var fields = [HeaderField]()
+        var authorization: String?
+        for (name, value) in request.headers where name.hasPrefix("apns-") || name == "authorization" {
+            if name == "authorization", authorization == nil { authorization = value }
+            fields.append(HeaderField(name, value))
+        }
+        let givenID = fields.value(named: "apns-id")
+        var apnsRequest: APNsRequest
+        do {
+            apnsRequest = try APNsRequest(
+                deviceToken: request.pathParameters["token"] ?? "", headers: fields, requiresTopic: settings.auth != .off)
+        } catch {
+            return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
+        }
+        let project: String
+        switch core.apnsProject(
+            deviceToken: apnsRequest.deviceToken, bundleID: apnsRequest.bundleID, defaultProject: settings.project)
+        {
+        case .success(let found): project = found
+        case .failure(.unregistered(let since)):
+            return APNsErrorResponse.make(.unregistered, apnsID: givenID ?? APNsErrorResponse.generatedID(), unregisteredSince: since)
+        case .failure(.notForTopic):
+            return APNsErrorResponse.make(.deviceTokenNotForTopic, apnsID: givenID ?? APNsErrorResponse.generatedID())
+        }
+        if let reason = authenticate(authorization, on: request.connection) {
+            return APNsErrorResponse.make(reason, apnsID: givenID ?? APNsErrorResponse.generatedID())
+        }
+        do {
+            try apnsRequest.checkPayload(request.body)
+        } catch {
+            return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
+        }
+        var generatedID: String?
+        let outcome = core.send(
+            project: project, target: .apnsToken(apnsRequest.deviceToken), origin: .apns,
+            requestBody: Self.loggedRequest(apnsRequest, body: request.body), implicitBundleID: apnsRequest.bundleID
+        ) { (context: DeliveryContext) -> Result<APNsNotification, APNsReason> in
+            if givenID == nil { generatedID = context.apnsID }
+            return .success(apnsRequest.notification(payload: request.body, context: context))
+        }
+        let apnsID = givenID ?? generatedID ?? APNsErrorResponse.generatedID()
+        switch consume outcome {
+        case .accepted:
+            var headers: HTTPHeaders = ["apns-id": apnsID]
+            if !APNsHost.isProduction(request.authority ?? request.headers["host"] ?? request.connection?.serverName) {
+                headers.add("apns-unique-id", uniqueIDs.next())
+            }
+            return HTTPResponse(status: 200, headers: headers)
+        case .unregistered(let since):
+            return APNsErrorResponse.make(.unregistered, apnsID: apnsID, unregisteredSince: since)
+        case .invalidRegistration:
+            return APNsErrorResponse.make(.badDeviceToken, apnsID: apnsID)
+        case .rejected(let reason):
+            return APNsErrorResponse.make(reason, apnsID: apnsID)
+        }
+    }
+
+    /// Checks the provider token against the connection's state; a connection to one of
+    /// Apple's host names gets its full stream limit at its first authenticated request.
+    private func authenticate(_ authorization: String?, on connection: ConnectionSession?) -> APNsReason? {
+        let now = core.now
+        guard let connection else {
+            var tokens = ProviderTokenSession()
+            return tokens.check(authorization: authorization, mode: settings.auth, keys: settings.keys, now: now)
+        }
+        let state = connection.attachment(APNsConnectionState.self) { APNsConnectionState() }
+        let reason = state.tokens.withLock {
+            $0.check(authorization: authorization, mode: settings.auth, keys: settings.keys, now: now)
+        }
+        if reason == nil, state.noteAuthenticated(), APNsHost.isApple(connection.serverName) {
+            connection.limitConcurrentStreams(to: settings.streamsAfterAuthentication)
+        }
+        return reason
+    }
+
+    /// The request as the message log shows it: `{"headers": {...}, "payload": {...}}`, the
+    /// payload as sent (checked to be a JSON object already).
+    private static func loggedRequest(_ request: APNsRequest, body: [UInt8]) -> [UInt8] {
+        Array(#"{"headers":"#.utf8) + JSONSerializer.serialize(request.headers.json) + Array(#","payload":"#.utf8)
+            + body + [UInt8(ascii: "}")]
+    }
+}
+
+/// Fresh UUIDs from a fast generator seeded once (a system call per answer would cost more
+/// than the rest of it).
+private final class UniqueIDSource: Sendable {
+    private let random = Locked(SeededRandomNumberGenerator(seed: UInt64.random(in: .min ... .max)))
+
+    func next() -> String {
+        random.withLock { RandomUUID(using: &$0) }.text
+    }
+}

@@ -1,0 +1,132 @@
+import ByteCoding
+
+/// A provider API request whose path and headers passed Apple's checks: what the emulator
+/// needs to find the device and queue the notification. Checks run in the order of
+/// docs/apns.md ("What is checked"): headers and path here, the provider token next, the
+/// payload (`checkPayload`) last.
+public struct APNsRequest: Sendable {
+    /// The device token from the path, lowercase.
+    public let deviceToken: String
+    /// `apns-topic`, or nil when it may be left out (`--apns-auth off`).
+    public let topic: String?
+    /// `apns-push-type`, or what a request without one is taken for: `background` for a payload
+    /// whose `aps` has only `content-available`, else `alert` (read in `checkPayload`).
+    public private(set) var pushType: APNsPushType
+    /// Whether the request named its push type.
+    public let hasPushType: Bool
+    /// `apns-id` exactly as sent, if it was.
+    public let apnsID: String?
+    /// The `apns-*` headers as sent (names lowercase), in order: what the device receives.
+    public let headers: [HeaderField]
+
+    /// The most bytes of `apns-collapse-id`.
+    public static let collapseIDByteLimit = 64
+
+    /// Checks the device token from the path and the request's `apns-*` headers (any others,
+    /// `authorization` among them, may be passed too: only repeats of these count).
+    /// - Parameter requiresTopic: token authentication needs `apns-topic` (MissingTopic).
+    public init(deviceToken: String, headers fields: [HeaderField], requiresTopic: Bool) throws(APNsReason) {
+        var headers = [HeaderField]()
+        var seen = Set<String>()
+        for field in fields where field.name.hasPrefix("apns-") || field.name == "authorization" {
+            guard seen.insert(field.name).inserted else { throw .duplicateHeaders }
+            if field.name != "authorization" { headers.append(field) }
+        }
+        let apnsID = headers.value(lowercaseName: "apns-id")
+        if let apnsID, !Self.isCanonicalUUID(apnsID) { throw .badMessageId }
+        let topic = headers.value(lowercaseName: "apns-topic")
+        if requiresTopic, topic?.isEmpty ?? true { throw .missingTopic }
+        if let topic, !topic.isEmpty, !Self.isTopic(topic) { throw .badTopic }
+        if let collapseID = headers.value(lowercaseName: "apns-collapse-id"),
+            collapseID.utf8.count > Self.collapseIDByteLimit
+        {
+            throw .badCollapseId
+        }
+        let priority = headers.value(lowercaseName: "apns-priority")
+        if let priority, ![ "10", "5", "1" ].contains(priority) { throw .badPriority }
+        if let expiration = headers.value(lowercaseName: "apns-expiration"),
+            expiration.isEmpty || !expiration.utf8.allSatisfy({ (0x30...0x39).contains($0) }) || Int64(expiration) == nil
+        {
+            throw .badExpirationDate
+        }
+        let givenType = headers.value(lowercaseName: "apns-push-type")
+        var pushType = APNsPushType.alert
+        if let givenType {
+            guard let type = APNsPushType(rawValue: givenType) else { throw .invalidPushType }
+            pushType = type
+            if let priority, let value = Int(priority), !type.allowedPriorities.contains(value) { throw .badPriority }
+            // A topic without the suffix its push type needs names no app that may get such pushes.
+            if let topic, type != .mdm, !type.topicSuffix.isEmpty, !topic.hasSuffix(type.topicSuffix) {
+                throw .invalidPushType
+            }
+        }
+        guard !deviceToken.isEmpty else { throw .missingDeviceToken }
+        guard APNsDeviceToken.isWellFormed(deviceToken) else { throw .badDeviceToken }
+        self.deviceToken = APNsDeviceToken.normalized(deviceToken)
+        self.topic = topic.flatMap { $0.isEmpty ? nil : $0 }
+        self.pushType = pushType
+        self.hasPushType = givenType != nil
+        self.apnsID = apnsID
+        self.headers = headers
+    }
+
+    /// The bundle id the topic names: the topic without its push type's suffix (nil without a topic).
+    public var bundleID: String? {
+        guard let topic else { return nil }
+        let suffix = pushType == .mdm ? "" : pushType.topicSuffix
+        guard !suffix.isEmpty, topic.hasSuffix(suffix) else { return topic }
+        return String(topic.dropLast(suffix.count))
+    }
+
+    /// Checks the body: a JSON object (PayloadEmpty when there is none — Apple names no reason
+    /// for malformed JSON) of at most 4096 bytes, 5120 for VoIP (PayloadTooLarge). A request
+    /// without a push type becomes a `background` one when `aps` holds only `content-available`.
+    public mutating func checkPayload(_ body: [UInt8]) throws(APNsReason) {
+        guard case .object(let payload)? = try? JSONParser.parse(body) else { throw .payloadEmpty }
+        if !ApplePayloadLimit.fits(byteCount: body.count, pushType: pushType.rawValue) { throw .payloadTooLarge }
+        if !hasPushType, case .object(let aps)? = payload["aps"], aps.members.count == 1,
+            aps.members[0].key == "content-available"
+        {
+            pushType = .background
+        }
+    }
+
+    /// `8-4-4-4-12` hex digits, any case.
+    static func isCanonicalUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard byte.isHexDigit else { return false }
+            }
+        }
+        return true
+    }
+
+    /// A bundle id (and suffix): letters, digits, `.`, `-` and `_`, no leading or trailing dot.
+    static func isTopic(_ topic: String) -> Bool {
+        let bytes = topic.utf8
+        guard bytes.count <= 255, bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: ".") else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+    }
+}
+
+extension APNsRequest {
+    /// What the device receives: the `apns-*` headers as sent — with the device's bundle id as
+    /// `apns-topic` when the request had none (`--apns-auth off`), and the generated `apns-id`
+    /// when it had none — and the payload as sent.
+    public func notification(payload: [UInt8], context: DeliveryContext) -> APNsNotification {
+        var fields = headers
+        if topic == nil { fields.append(HeaderField(lowercaseName: "apns-topic", context.bundleID)) }
+        guard apnsID == nil else { return APNsNotification(headers: fields, payloadBytes: payload) }
+        return APNsNotification(
+            fields: fields, generatedID: context.generatedAPNsID, at: fields.count, payloadBytes: payload)
+    }
+}

@@ -1,0 +1,132 @@
+/// The provider-token state of one APNs connection: the token it last accepted, the team it
+/// serves and when its token was last renewed. `check` decides each request's `authorization`.
+///
+/// The rules (`--apns-auth`; docs/apns.md):
+/// - `off`: every request passes.
+/// - No `authorization`, a scheme other than `bearer` (any case) or an empty token:
+///   MissingProviderToken.
+/// - `any`: the token must be a well-formed ES256 JWT (`ProviderToken`), else InvalidProviderToken.
+/// - `strict`, in this order: a malformed token, a `kid` not among the keys, an `iss` other than
+///   that key's team, a signature the key does not verify, or a team other than the one the
+///   connection's first accepted token named → InvalidProviderToken. An `iat` more than an hour
+///   after `now` → InvalidProviderToken; `now` more than 3600 s after `iat` →
+///   ExpiredProviderToken (at exactly 3600 s the token is still good).
+///   Then the refresh rule: a token whose `iat` is later than the connection's current one's is an
+///   update (an older one, still in flight while the client renews, is not); an update less than 20 minutes after the current token was accepted →
+///   TooManyProviderTokenUpdates, and from then on every request whose token is otherwise good
+///   gets TooManyProviderTokenUpdates, the current token's too, until 20 minutes have passed
+///   since the current token was accepted; at exactly 20 minutes an update is accepted. A new
+///   token with the same `iat` (signed again) is not an update.
+///
+/// A token string equal to the last accepted one is not parsed or verified again: only the
+/// checks that depend on `now` run (a connection reusing its token pays for one verification).
+public struct ProviderTokenSession: Sendable {
+    /// How long after its `iat` a token is good, and how far in the future an `iat` may lie.
+    public static let tokenLifetimeSeconds: Int64 = 3600
+    /// How long a connection keeps its token before it may renew it.
+    public static let minimumUpdateIntervalSeconds: Int64 = 20 * 60
+
+    /// The last accepted token as sent, and the mode it was accepted in: the cache.
+    private var acceptedToken: (text: Substring, mode: APNsAuthMode)?
+    /// The team of the connection's first accepted token (strict mode).
+    private var teamID: String?
+    /// The `iat` of the connection's current token and when it was accepted (strict mode).
+    private var current: (issuedAt: Int64, acceptedAt: Timestamp)?
+    /// Set by a refused update: until then every request gets TooManyProviderTokenUpdates.
+    private var refusedUntil: Timestamp?
+
+    /// A connection that has seen no token yet.
+    public init() {}
+
+    /// Checks a request's `authorization` header value; nil means the request is authenticated.
+    /// `keys` are the known provider keys by key id (strict mode), `now` the emulator's clock.
+    public mutating func check(
+        authorization: String?, mode: APNsAuthMode, keys: [String: ProviderKey], now: Timestamp
+    ) -> APNsReason? {
+        if mode == .off { return nil }
+        guard let token = Self.bearerToken(authorization) else { return .missingProviderToken }
+        let isCached = acceptedToken.map { $0.mode == mode && $0.text == token } ?? false
+        switch mode {
+        case .off:
+            return nil
+        case .any:
+            if !isCached {
+                guard (try? ProviderToken(parsing: token)) != nil else { return .invalidProviderToken }
+                acceptedToken = (token, mode)
+            }
+            return nil
+        case .strict:
+            let issuedAt: Int64
+            if isCached, let current {
+                issuedAt = current.issuedAt
+            } else {
+                guard let parsed = try? ProviderToken(parsing: token), let key = keys[parsed.keyID],
+                      parsed.teamID == key.teamID, key.verify(parsed.signedBytes, parsed.signature),
+                      teamID == nil || teamID == parsed.teamID
+                else { return .invalidProviderToken }
+                issuedAt = parsed.issuedAt
+                if let reason = Self.ageReason(issuedAt: issuedAt, now: now) { return reason }
+                if let reason = accept(issuedAt: issuedAt, now: now) { return reason }
+                teamID = parsed.teamID
+                acceptedToken = (token, mode)
+                return nil
+            }
+            if let reason = Self.ageReason(issuedAt: issuedAt, now: now) { return reason }
+            return accept(issuedAt: issuedAt, now: now)
+        }
+    }
+
+    /// Whether a good token with this `iat` may be used now: makes it the current one when it is
+    /// an allowed update, or answers TooManyProviderTokenUpdates.
+    private mutating func accept(issuedAt: Int64, now: Timestamp) -> APNsReason? {
+        if let until = refusedUntil {
+            if now < until { return .tooManyProviderTokenUpdates }
+            refusedUntil = nil
+        }
+        guard let current else {
+            self.current = (issuedAt, now)
+            return nil
+        }
+        // The current token, or an older one still in flight on another stream while the client
+        // renews: neither is a renewal.
+        if issuedAt <= current.issuedAt { return nil }
+        let allowedAt = current.acceptedAt.adding(seconds: Self.minimumUpdateIntervalSeconds)
+        guard now >= allowedAt else {
+            refusedUntil = allowedAt
+            return .tooManyProviderTokenUpdates
+        }
+        self.current = (issuedAt, now)
+        return nil
+    }
+
+    /// InvalidProviderToken for an `iat` more than the lifetime ahead of `now`, ExpiredProviderToken
+    /// for one more than the lifetime behind it.
+    private static func ageReason(issuedAt: Int64, now: Timestamp) -> APNsReason? {
+        let issued = Timestamp(secondsSinceEpoch: issuedAt)
+        if issued > now.adding(seconds: tokenLifetimeSeconds) { return .invalidProviderToken }
+        if now > issued.adding(seconds: tokenLifetimeSeconds) { return .expiredProviderToken }
+        return nil
+    }
+
+    /// The token of `bearer <token>` (the scheme in any case, spaces around the token ignored),
+    /// or nil when there is none.
+    private static func bearerToken(_ authorization: String?) -> Substring? {
+        guard let authorization else { return nil }
+        let scheme = "bearer"
+        let utf8 = authorization.utf8
+        guard utf8.count > scheme.utf8.count,
+              zip(utf8, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 }),
+              let separator = utf8.dropFirst(scheme.utf8.count).first, separator == UInt8(ascii: " ") || separator == UInt8(ascii: "\t")
+        else { return nil }
+        let token = authorization.dropFirst(scheme.count).trimmingSpacesAndTabs()
+        return token.isEmpty ? nil : token
+    }
+}
+
+private extension Substring {
+    func trimmingSpacesAndTabs() -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+        return self[first...last]
+    }
+}

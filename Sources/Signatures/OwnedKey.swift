@@ -1,0 +1,82 @@
+import COpenSSL
+
+/// One OpenSSL `EVP_PKEY`, freed with its last owner.
+///
+/// `@unchecked Sendable`: the key is never changed after it is made, and OpenSSL 3 allows a key
+/// to be used for signing and verifying from several threads at once (each call brings its own
+/// `EVP_MD_CTX`).
+final class OwnedKey: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        EVP_PKEY_free(pointer)
+    }
+
+    /// Reads a key from PEM: a private key (PKCS#8, as Apple's .p8 files, or SEC1) or a public key
+    /// (`SubjectPublicKeyInfo`), refusing any that is not on P-256. An encrypted private key is
+    /// unreadable (there is no passphrase to give).
+    static func read(pem: String) throws(ES256KeyError) -> (key: OwnedKey, isPrivate: Bool) {
+        let isPrivate: Bool
+        if pem.contains("-----BEGIN PUBLIC KEY-----") {
+            isPrivate = false
+        } else if pem.contains("PRIVATE KEY-----") {
+            isPrivate = true
+        } else {
+            throw .notPEM
+        }
+        let bytes = Array(pem.utf8)
+        let bio = BIO_new_mem_buf(bytes, Int32(bytes.count))
+        defer { BIO_free(bio) }
+        // An encrypted key would make OpenSSL's default callback ask for a passphrase on the
+        // terminal; this one answers "none" so that the read fails instead.
+        let noPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = { _, _, _, _ in 0 }
+        let read = isPrivate ? PEM_read_bio_PrivateKey(bio, nil, noPassphrase, nil) : PEM_read_bio_PUBKEY(bio, nil, noPassphrase, nil)
+        ERR_clear_error()
+        guard let read else { throw .unreadable }
+        let key = OwnedKey(taking: read)
+        guard key.isP256 else { throw .notP256 }
+        return (key, isPrivate)
+    }
+
+    /// Whether this is an EC key on the P-256 curve (OpenSSL's name for it is prime256v1).
+    var isP256: Bool {
+        guard EVP_PKEY_get_base_id(pointer) == EVP_PKEY_EC else { return false }
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(pointer, &name, name.count, &length) == 1 else {
+            ERR_clear_error()
+            return false
+        }
+        return String(decoding: name[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == SN_X9_62_prime256v1
+    }
+
+    /// A key holding only the public half of this one.
+    func publicHalf() -> OwnedKey? {
+        let length = i2d_PUBKEY(pointer, nil)
+        guard length > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        der.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            _ = i2d_PUBKEY(pointer, &cursor)
+        }
+        let key = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, Int(length))
+        }
+        return key.map(OwnedKey.init(taking:))
+    }
+
+    /// The key in PEM, written by `write` (a `PEM_write_bio_*` function).
+    func pem(_ write: (OpaquePointer?, OpaquePointer) -> Int32) -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { preconditionFailure("BIO_new failed: out of memory") }
+        defer { BIO_free(bio) }
+        precondition(write(bio, pointer) == 1, "OpenSSL could not write a key it holds as PEM")
+        var text = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
+        let count = BIO_read(bio, &text, Int32(text.count))
+        return String(decoding: text[0..<Int(max(count, 0))], as: UTF8.self)
+    }
+}

@@ -1,0 +1,95 @@
+import PushCore
+import XCTest
+
+/// APNs sends into the device queues: the project lookup and Apple's store-one rule.
+final class APNsDeliveryTests: XCTestCase {
+    let apnsToken = String(repeating: "cd", count: 32)
+
+    /// Sends through the provider API's path in the core, as the route does.
+    @discardableResult
+    func sendAPNs(
+        _ core: PushEmulatorCore, _ extra: [HeaderField] = [], payload: String = #"{"aps":{"alert":"hi"}}"#,
+        project: String = "demo"
+    ) -> SendOutcome<APNsReason> {
+        var request = try! APNsRequest(
+            deviceToken: apnsToken, headers: [HeaderField("apns-topic", "com.example.app")] + extra, requiresTopic: true)
+        let body = Array(payload.utf8)
+        try! request.checkPayload(body)
+        return core.send(
+            project: project, target: .apnsToken(apnsToken), origin: .apns, requestBody: body,
+            implicitBundleID: request.bundleID
+        ) { context in .success(request.notification(payload: body, context: context)) }
+    }
+
+    func testThreePushesToAnOfflineDeviceLeaveOnlyTheLast() {
+        let core = makeCore()
+        register(core, apnsToken: apnsToken)
+        for text in ["one", "two", "three"] { sendAPNs(core, payload: #"{"aps":{"alert":"\#(text)"}}"#) }
+        let events = try! core.connect(project: "demo", token: "device-1").get().compactMap(\.notification)
+        XCTAssertEqual(events.map { $0.payload["aps"] }, [obj(("alert", str("three")))])
+        let states = try! core.messages(project: "demo").items.reversed().flatMap { $0.deliveries.map(\.state) }
+        XCTAssertEqual(states, [.collapsed, .collapsed, .delivered])
+    }
+
+    func testOneIsStoredPerTopic() {
+        let core = makeCore()
+        register(core, apnsToken: apnsToken)
+        sendAPNs(core)
+        var voip = try! APNsRequest(
+            deviceToken: apnsToken,
+            headers: [HeaderField("apns-topic", "com.example.app.voip"), HeaderField("apns-push-type", "voip")],
+            requiresTopic: true)
+        let body = Array(#"{"call":"1"}"#.utf8)
+        try! voip.checkPayload(body)
+        _ = core.send(project: "demo", target: .apnsToken(apnsToken), origin: .apns, requestBody: body) {
+            context -> Result<APNsNotification, APNsReason> in .success(voip.notification(payload: body, context: context))
+        }
+        XCTAssertEqual(try core.device(project: "demo", token: "device-1").get().pendingCount, 2)
+    }
+
+    func testExpirationZeroToAnOfflineDeviceIsNeverStored() {
+        let core = makeCore()
+        register(core, apnsToken: apnsToken)
+        sendAPNs(core, [HeaderField("apns-expiration", "0")])
+        XCTAssertEqual(try core.connect(project: "demo", token: "device-1").get().count, 0)
+        XCTAssertEqual(try core.messages(project: "demo").items[0].deliveries.map(\.state), [.dropped])
+    }
+
+    func testTheRequestsHeadersReachTheDeviceWithAGeneratedID() {
+        let core = makeCore()
+        register(core, apnsToken: apnsToken)
+        sendAPNs(core, [HeaderField("apns-push-type", "alert"), HeaderField("apns-collapse-id", "score")])
+        let event = try! core.connect(project: "demo", token: "device-1").get().compactMap(\.notification)[0]
+        XCTAssertEqual(event.headers.map(\.name), ["apns-topic", "apns-push-type", "apns-collapse-id", "apns-id"])
+        XCTAssertEqual(event.headers.value(named: "apns-id")?.count, 36)
+        XCTAssertEqual(event.origin, .apns)
+    }
+
+    func testTheProjectIsTheDevicesOrTheDefault() {
+        let core = makeCore()
+        XCTAssertEqual(try core.apnsProject(deviceToken: apnsToken, bundleID: nil, defaultProject: "apns").get(), "apns")
+        register(core, apnsToken: apnsToken, project: "other")
+        XCTAssertEqual(try core.apnsProject(deviceToken: apnsToken.uppercased(), bundleID: "com.example.app", defaultProject: "apns").get(), "other")
+        XCTAssertEqual(core.apnsProject(deviceToken: apnsToken, bundleID: "com.other.app", defaultProject: "apns"), .failure(.notForTopic))
+        _ = core.uninstallDevice(project: "other", token: "device-1")
+        XCTAssertEqual(
+            core.apnsProject(deviceToken: apnsToken, bundleID: "com.example.app", defaultProject: "apns"),
+            .failure(.unregistered(since: Timestamp(millisecondsSinceEpoch: fixedWallTime))))
+    }
+
+    func testLenientModeRegistersAnUnknownTokenUnderTheTopicsBundleID() {
+        let core = makeCore()
+        var request = try! APNsRequest(
+            deviceToken: apnsToken, headers: [HeaderField("apns-topic", "org.sample.chat.voip"), HeaderField("apns-push-type", "voip")],
+            requiresTopic: true)
+        let body = Array(#"{"call":1}"#.utf8)
+        try! request.checkPayload(body)
+        guard case .accepted = core.send(
+            project: "apns", target: .apnsToken(apnsToken), origin: .apns, requestBody: body, implicitBundleID: request.bundleID,
+            makeNotification: { context in Result<APNsNotification, APNsReason>.success(request.notification(payload: body, context: context)) })
+        else { return XCTFail("not accepted") }
+        let device = try! core.devices(project: "apns").items[0]
+        XCTAssertEqual(device.bundleID, "org.sample.chat")
+        XCTAssertEqual(device.apnsToken, apnsToken)
+    }
+}
