@@ -60,7 +60,8 @@ ROWS = [
     Row("MethodNotAllowed: PUT", 405, "MethodNotAllowed", method="PUT"),
     Row("MethodNotAllowed: DELETE", 405, "MethodNotAllowed", method="DELETE", body=None),
     Row("BadPath: other path under /3/", 404, "BadPath", path="/3/devices/" + DEVICE_TOKEN),
-    Row("BadPath: /3/device alone", 404, "BadPath", path="/3/device"),
+    Row("MissingDeviceToken: /3/device alone", 400, "MissingDeviceToken", path="/3/device"),
+    Row("BadPath: /3/ alone", 404, "BadPath", path="/3/"),
     # Headers.
     Row("MissingTopic", 400, "MissingTopic", headers=without(apns_headers(JWT), "apns-topic")),
     Row("BadPriority: 7", 400, "BadPriority", headers=apns_headers(JWT, apns_priority="7")),
@@ -84,8 +85,9 @@ ROWS = [
     # Provider token (any mode: the shape only).
     Row("MissingProviderToken: no authorization", 403, "MissingProviderToken",
         headers=without(apns_headers(JWT), "authorization")),
-    Row("MissingProviderToken: empty bearer", 403, "MissingProviderToken",
-        headers=[("authorization", "bearer ")] + without(apns_headers(JWT), "authorization")),
+    # (HTTP/2 forbids a trailing space in a field value: "bearer " cannot be sent.)
+    Row("MissingProviderToken: bearer without a token", 403, "MissingProviderToken",
+        headers=[("authorization", "bearer")] + without(apns_headers(JWT), "authorization")),
     Row("InvalidProviderToken: not a JWT", 403, "InvalidProviderToken", headers=apns_headers("not-a-jwt")),
     Row("InvalidProviderToken: no kid", 403, "InvalidProviderToken",
         headers=apns_headers(provider_token(KEY, KEY_ID, TEAM_ID, header={"kid": None}))),
