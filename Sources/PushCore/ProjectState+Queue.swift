@@ -185,14 +185,20 @@ extension ProjectState {
     /// A stored delivery with the same collapse id — or, for the APNs API, the same topic
     /// (Apple stores one notification per app) — gives way to the new one.
     private mutating func collapsePending(of device: inout Device, replacedBy newer: Delivery, at now: Timestamp) {
+        let collapseID = newer.collapseID
+        let apnsTopic = newer.origin == .apns ? newer.notification.topic : nil
+        var reason: String?
         device.pendingDeliveryNumbers.removeAll { number in
-            guard let older = deliveries[number] else { return false }
-            let sameCollapseID = newer.collapseID != nil && older.collapseID == newer.collapseID
-            let sameAPNsTopic =
-                newer.origin == .apns && older.origin == .apns && older.notification.topic == newer.notification.topic
-            guard sameCollapseID || sameAPNsTopic else { return false }
-            deliveries[number]?.move(to: .collapsed, at: now, reason: "replaced by \(newer.id)")
-            return true
+            // Each stored delivery is looked at where it is: a copy of it would retain and
+            // release its every part, and an APNs send looks at the device's every stored push.
+            deliveries.update(number) { older in
+                let sameCollapseID = collapseID != nil && older.collapseID == collapseID
+                let sameAPNsTopic = apnsTopic != nil && older.origin == .apns && older.notification.topic == apnsTopic
+                guard sameCollapseID || sameAPNsTopic else { return false }
+                if reason == nil { reason = "replaced by \(newer.id)" }
+                older.move(to: .collapsed, at: now, reason: reason)
+                return true
+            } ?? false
         }
     }
 

@@ -3,12 +3,17 @@
 /// arrays.
 struct DeliveryStore: Sendable {
     private var deliveries: ChunkedArray<Delivery>
+    /// The deliveries' numbers, position for position (both arrays are changed alike, so they are
+    /// chunked alike): the bisection reads plain integers here, where reading a delivery copied
+    /// it, retaining and releasing its every part, a dozen times a lookup.
+    private var numbers: ChunkedArray<Int>
     /// The highest number ever stored, or `.min`: kept, because reading the last delivery's
     /// number would copy the delivery on every send.
     private var lastNumber = Int.min
 
     init(chunkCapacity: Int = ChunkedArray<Delivery>.defaultChunkCapacity) {
         deliveries = ChunkedArray(chunkCapacity: chunkCapacity)
+        numbers = ChunkedArray(chunkCapacity: chunkCapacity)
     }
 
     /// How many deliveries are stored.
@@ -30,6 +35,7 @@ struct DeliveryStore: Sendable {
                     deliveries[position] = newValue
                 } else {
                     deliveries.remove(at: position)
+                    numbers.remove(at: position.position(in: ChunkedArray<Int>.self))
                 }
             } else {
                 precondition(newValue == nil, "deliveries are stored in number order")
@@ -42,18 +48,32 @@ struct DeliveryStore: Sendable {
     mutating func append(_ delivery: consuming Delivery) {
         precondition(lastNumber < delivery.number, "deliveries are stored in number order")
         lastNumber = delivery.number
+        numbers.append(lastNumber)
         deliveries.append(delivery)
+    }
+
+    /// Runs `body` on the delivery numbered `number` where it is stored, changing it in place (the
+    /// subscript's getter and setter would copy it out and back); nil when there is none.
+    mutating func update<Result>(_ number: Int, _ body: (inout Delivery) -> Result) -> Result? {
+        guard let position = position(of: number) else { return nil }
+        return body(&deliveries[position])
     }
 
     /// Drops the deliveries `remove` accepts.
     mutating func removeAll(where remove: (Delivery) -> Bool) {
-        deliveries.removeAll(where: remove)
+        var removed = Set<Int>()
+        deliveries.removeAll { delivery in
+            guard remove(delivery) else { return false }
+            removed.insert(delivery.number)
+            return true
+        }
+        if !removed.isEmpty { numbers.removeAll { removed.contains($0) } }
     }
 
     /// The position of the delivery numbered `number`, or nil.
     private func position(of number: Int) -> ChunkedArray<Delivery>.Index? {
-        let found = deliveries.partitioningIndex { $0.number >= number }
-        guard found != deliveries.endIndex, deliveries[found].number == number else { return nil }
-        return found
+        let found = numbers.partitioningIndex { $0 >= number }
+        guard found != numbers.endIndex, numbers[found] == number else { return nil }
+        return found.position(in: ChunkedArray<Delivery>.self)
     }
 }

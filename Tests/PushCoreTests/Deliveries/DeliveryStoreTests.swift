@@ -102,7 +102,12 @@ final class DeliveryStoreTests: XCTestCase {
                     guard !model.isEmpty else { continue }
                     let place = Int(random.next() % UInt64(model.count))
                     model[place].token = "r\(step)"
-                    store[model[place].number] = delivery(model[place].number, token: model[place].token)
+                    let replacement = delivery(model[place].number, token: model[place].token)
+                    if step % 2 == 0 {
+                        store[model[place].number] = replacement
+                    } else {
+                        XCTAssertNotNil(store.update(model[place].number) { $0 = replacement })
+                    }
                 case 8:
                     let divisor = Int(random.next() % 5) + 2
                     model.removeAll { $0.number % divisor == 0 }
