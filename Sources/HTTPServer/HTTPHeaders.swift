@@ -51,6 +51,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// The fields whose (lower-case) name bytes `include` accepts, in order: a `String` is made
+    /// only of those, not of every field a request carries.
+    public func fields(where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [(name: String, value: String)] {
+        withFieldBytes { fields in
+            fields.compactMap { field in
+                include(field.name)
+                    ? (String(decoding: field.name, as: UTF8.self), String(decoding: field.value, as: UTF8.self)) : nil
+            }
+        }
+    }
+
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
         var name = name

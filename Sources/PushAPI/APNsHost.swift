@@ -14,7 +14,10 @@ enum APNsHost {
 
     /// Whether a request for `host` goes to the production environment.
     static func isProduction(_ host: String?) -> Bool {
-        host.map(withoutPort) == production
+        // Most hosts (localhost, an address with its port) are too short to be it: checked
+        // without making a string.
+        guard let host, host.utf8.count >= production.utf8.count else { return false }
+        return withoutPort(host) == production
     }
 
     private static func withoutPort(_ host: String) -> String {

@@ -40,7 +40,7 @@ struct APNsRoutes {
     func send(_ request: HTTPRequest) -> HTTPResponse {
         var fields = [HeaderField]()
         var authorization: String?
-        for (name, value) in request.headers where name.hasPrefix("apns-") || name == "authorization" {
+        for (name, value) in request.headers.fields(where: Self.isAPNsHeaderName) {
             if name == "authorization", authorization == nil { authorization = value }
             fields.append(HeaderField(name, value))
         }
@@ -73,7 +73,7 @@ struct APNsRoutes {
         var generatedID: String?
         let outcome = core.send(
             project: project, target: .apnsToken(apnsRequest.deviceToken), origin: .apns,
-            requestBody: Self.loggedRequest(apnsRequest, body: request.body), implicitBundleID: apnsRequest.bundleID
+            requestBody: request.body, implicitBundleID: apnsRequest.bundleID
         ) { (context: DeliveryContext) -> Result<APNsNotification, APNsReason> in
             if givenID == nil { generatedID = context.apnsID }
             return .success(apnsRequest.notification(payload: request.body, context: context))
@@ -113,12 +113,15 @@ struct APNsRoutes {
         return reason
     }
 
-    /// The request as the message log shows it: `{"headers": {...}, "payload": {...}}`, the
-    /// payload as sent (checked to be a JSON object already).
-    private static func loggedRequest(_ request: APNsRequest, body: [UInt8]) -> [UInt8] {
-        Array(#"{"headers":"#.utf8) + JSONSerializer.serialize(request.headers.json) + Array(#","payload":"#.utf8)
-            + body + [UInt8(ascii: "}")]
+    /// `apns-*` or `authorization`: the headers the provider API reads (names are lower-case).
+    private static func isAPNsHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Compared with byte arrays, not string views: every header of every push passes here.
+        if name.count > apnsPrefix.count, name.prefix(apnsPrefix.count).elementsEqual(apnsPrefix) { return true }
+        return name.count == authorization.count && name.elementsEqual(authorization)
     }
+
+    private static let apnsPrefix = Array("apns-".utf8)
+    private static let authorization = Array("authorization".utf8)
 }
 
 /// Fresh UUIDs from a fast generator seeded once (a system call per answer would cost more

@@ -10,16 +10,13 @@ extension PushEmulatorCore {
     ) -> Result<String, APNsRecipientError> {
         state.withLock { state in
             let token = APNsDeviceToken.normalized(deviceToken)
-            // Read through optional chaining, which reads the project in place: a project taken
-            // out as a value would retain every one of its parts.
+            // The project is read where it is stored (through the dictionary's values), and so is
+            // the device: a copy of either would retain and release its every part.
             func lookup(in id: String) -> Result<String, APNsRecipientError>? {
-                if let fcmToken = state.projects[id]?.tokenByAPNsToken[token],
-                    let deviceBundleID = state.projects[id]?.devices[fcmToken]?.bundleID
-                {
-                    if let bundleID, deviceBundleID != bundleID { return .failure(.notForTopic) }
-                    return .success(id)
+                guard let position = state.projects.index(forKey: id) else { return nil }
+                return Self.lookUp(token, bundleID: bundleID, in: &state.projects.values[position]).map { found in
+                    found.map { id }
                 }
-                return state.projects[id]?.uninstalledAPNsTokens[token].map { .failure(.unregistered(since: $0)) }
             }
             if let found = lookup(in: defaultProject) { return found }
             for id in state.projects.keys.sorted() where id != defaultProject {
@@ -27,6 +24,22 @@ extension PushEmulatorCore {
             }
             return .success(defaultProject)
         }
+    }
+}
+
+extension PushEmulatorCore {
+    /// The device of APNs token `token` in `project`: success, Unregistered or
+    /// DeviceTokenNotForTopic, or nil when the project never had it. `inout` only so that the
+    /// project is read in place.
+    fileprivate static func lookUp(
+        _ token: String, bundleID: String?, in project: inout ProjectState
+    ) -> Result<Void, APNsRecipientError>? {
+        if let fcmToken = project.tokenByAPNsToken[token], let slot = project.devices.index(forKey: fcmToken) {
+            let deviceBundleID = ProjectState.read(&project.devices.values[slot]) { $0.bundleID }
+            if let bundleID, deviceBundleID != bundleID { return .failure(.notForTopic) }
+            return .success(())
+        }
+        return project.uninstalledAPNsTokens[token].map { .failure(.unregistered(since: $0)) }
     }
 }
 

@@ -27,29 +27,41 @@ public struct APNsRequest: Sendable {
     /// - Parameter requiresTopic: token authentication needs `apns-topic` (MissingTopic).
     public init(deviceToken: String, headers fields: [HeaderField], requiresTopic: Bool) throws(APNsReason) {
         var headers = [HeaderField]()
-        var seen = Set<String>()
-        for field in fields where field.name.hasPrefix("apns-") || field.name == "authorization" {
-            guard seen.insert(field.name).inserted else { throw .duplicateHeaders }
-            if field.name != "authorization" { headers.append(field) }
+        headers.reserveCapacity(fields.count)
+        var hasAuthorization = false
+        // The headers checked below, picked out in the same pass (a lookup each was a scan each).
+        var apnsID, topic, collapseID, priority, expiration, givenType: String?
+        for field in fields {
+            if field.name == "authorization" {
+                guard !hasAuthorization else { throw .duplicateHeaders }
+                hasAuthorization = true
+                continue
+            }
+            guard field.name.hasPrefix("apns-") else { continue }
+            // A request has a handful of these: a scan costs less than hashing each name.
+            guard !headers.contains(where: { $0.name == field.name }) else { throw .duplicateHeaders }
+            headers.append(field)
+            switch field.name {
+            case "apns-id": apnsID = field.value
+            case "apns-topic": topic = field.value
+            case "apns-collapse-id": collapseID = field.value
+            case "apns-priority": priority = field.value
+            case "apns-expiration": expiration = field.value
+            case "apns-push-type": givenType = field.value
+            default: break
+            }
         }
-        let apnsID = headers.value(lowercaseName: "apns-id")
         if let apnsID, !Self.isCanonicalUUID(apnsID) { throw .badMessageId }
-        let topic = headers.value(lowercaseName: "apns-topic")
         if requiresTopic, topic?.isEmpty ?? true { throw .missingTopic }
         if let topic, !topic.isEmpty, !Self.isTopic(topic) { throw .badTopic }
-        if let collapseID = headers.value(lowercaseName: "apns-collapse-id"),
-            collapseID.utf8.count > Self.collapseIDByteLimit
-        {
-            throw .badCollapseId
-        }
-        let priority = headers.value(lowercaseName: "apns-priority")
-        if let priority, ![ "10", "5", "1" ].contains(priority) { throw .badPriority }
-        if let expiration = headers.value(lowercaseName: "apns-expiration"),
-            expiration.isEmpty || !expiration.utf8.allSatisfy({ (0x30...0x39).contains($0) }) || Int64(expiration) == nil
+        if let collapseID, collapseID.utf8.count > Self.collapseIDByteLimit { throw .badCollapseId }
+        if let priority, priority != "10", priority != "5", priority != "1" { throw .badPriority }
+        // `Int64(_:)` alone would take a sign.
+        if let expiration,
+            expiration.utf8.first == UInt8(ascii: "+") || expiration.utf8.first == UInt8(ascii: "-") || Int64(expiration) == nil
         {
             throw .badExpirationDate
         }
-        let givenType = headers.value(lowercaseName: "apns-push-type")
         var pushType = APNsPushType.alert
         if let givenType {
             guard let type = APNsPushType(rawValue: givenType) else { throw .invalidPushType }
@@ -109,12 +121,13 @@ public struct APNsRequest: Sendable {
     static func isTopic(_ topic: String) -> Bool {
         let bytes = topic.utf8
         guard bytes.count <= 255, bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: ".") else { return false }
-        return bytes.allSatisfy { byte in
+        let isTopicByte = { (byte: UInt8) -> Bool in
             switch byte {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"): true
             default: false
             }
         }
+        return bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isTopicByte) } ?? bytes.allSatisfy(isTopicByte)
     }
 }
 

@@ -44,6 +44,13 @@ public struct ProviderTokenSession: Sendable {
         authorization: String?, mode: APNsAuthMode, keys: [String: ProviderKey], now: Timestamp
     ) -> APNsReason? {
         if mode == .off { return nil }
+        // The same header as the accepted token's (what a client sends on every request) needs
+        // no taking apart: one comparison of the whole value.
+        if let accepted = acceptedToken, accepted.mode == mode, let authorization, accepted.text.base == authorization {
+            guard mode == .strict, let current else { return nil }
+            if let reason = Self.ageReason(issuedAt: current.issuedAt, now: now) { return reason }
+            return accept(issuedAt: current.issuedAt, now: now)
+        }
         guard let token = Self.bearerToken(authorization) else { return .missingProviderToken }
         let isCached = acceptedToken.map { $0.mode == mode && $0.text == token } ?? false
         switch mode {
