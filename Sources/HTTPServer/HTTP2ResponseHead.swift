@@ -69,11 +69,14 @@ enum HTTP2ResponseHead {
             pairCount += 1
         }
 
-        /// Appends a pair pointing at bytes that stay put until nghttp2 has copied them.
+        /// Appends a pair pointing at bytes that stay put until nghttp2 has copied them. A value of
+        /// 32 bytes or more (an id, a date: new in each response) is sent without indexing: a
+        /// table entry would never be used again, would push out the ones that are (the content
+        /// type), and cost the encoder an insertion and evictions on every response.
         mutating func appendInPlace(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
             pairs[pairCount] = nghttp2_nv(
                 name: UnsafeMutablePointer(mutating: name.baseAddress), value: UnsafeMutablePointer(mutating: value.baseAddress),
-                namelen: name.count, valuelen: value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                namelen: name.count, valuelen: value.count, flags: UInt8(value.count >= 32 ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)
             )
             pairCount += 1
         }
