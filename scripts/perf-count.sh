@@ -112,6 +112,16 @@ emulator
 healthz=$(per_request "$server_pid" "$emulator_url/healthz")
 stop
 
+# The APNs push of `make bench`: one provider token for every request (its shape is checked, and it is
+# remembered by the connection), to one offline device whose queue Apple's store-one rule keeps at one.
+apns_body="$work/apns-send.json"
+printf '%s' '{"aps":{"alert":{"title":"Portugal vs. Denmark","body":"great match!"},"badge":1,"sound":"default"},"matchId":"42"}' > "$apns_body"
+apns_jwt="eyJhbGciOiJFUzI1NiIsImtpZCI6IlBFUkZLRVkwMDEifQ.eyJpc3MiOiJQRVJGVEVBTTAxIiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
+emulator
+apns=$(per_request "$server_pid" "$emulator_url/3/device/$(printf 'be%.0s' $(seq 32))" -d "$apns_body" \
+  -H "authorization: bearer $apns_jwt" -H "apns-topic: com.example.bench" -H "apns-push-type: alert")
+stop
+
 # The reference: nghttpd serving a file with the same body as /healthz.
 mkdir -p "$work/docroot"
 printf '{"status":"ok"}' > "$work/docroot/healthz"
@@ -129,5 +139,6 @@ ratio() { python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.
 thousands() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
 row workload "instructions" "/ nghttpd"
 row "FCM send (offline device)" "$(thousands "$send")" "$(ratio "$send" "$static")"
+row "APNs send (offline device)" "$(thousands "$apns")" "$(ratio "$apns" "$static")"
 row "GET /healthz" "$(thousands "$healthz")" "$(ratio "$healthz" "$static")"
 row "nghttpd static file (15 bytes)" "$(thousands "$static")" "1.00"
