@@ -96,15 +96,6 @@ public final class PushEmulatorCore: Sendable {
         }
     }
 
-    /// The project that has a device with this APNs token, if any (the APNs API has no project
-    /// in its path).
-    public func projectID(forAPNsToken apnsToken: String) -> String? {
-        let normalized = APNsDeviceToken.normalized(apnsToken)
-        return state.withLock { state in
-            state.projects.keys.sorted().first { state.projects[$0]?.tokenByAPNsToken[normalized] != nil }
-        }
-    }
-
     /// Changes a device's app state and/or bundle id (`PATCH .../devices/{token}`).
     public func updateDevice(
         project: String, token: String, appState: AppState? = nil, bundleID: String? = nil
