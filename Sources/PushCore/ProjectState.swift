@@ -36,7 +36,8 @@ struct ProjectState: Sendable {
     var faults = FaultTable()
     var nextTopicSequence = 1
     var nextSubscriptionSequence = 1
-    private var nextDeviceSequence = 1
+    /// The sequence of the next registered device (`insert` keeps it above every device's).
+    var nextDeviceSequence = 1
 
     init(projectID: String) {
         self.projectID = projectID

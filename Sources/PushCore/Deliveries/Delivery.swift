@@ -29,7 +29,7 @@ public struct Delivery: Sendable, Equatable {
     init(
         number: Int, messageName: String, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
         expiresAt: Timestamp, isNowOrNever: Bool, hasCollapseID: Bool, notification: APNsNotification,
-        presentedAppState: AppState
+        presentedAppState: AppState, laterTransitions: [DeliveryTransition] = []
     ) {
         self.number = number
         self.messageName = messageName
@@ -41,6 +41,7 @@ public struct Delivery: Sendable, Equatable {
         self.hasCollapseID = hasCollapseID
         self.notification = notification
         self.presentedAppState = presentedAppState
+        self.laterTransitions = laterTransitions
     }
 
     /// What the app would do with it, in `presentedAppState` (worked out on each read).

@@ -16,6 +16,9 @@ struct DeliveryStore: Sendable {
         numbers = ChunkedArray(chunkCapacity: chunkCapacity)
     }
 
+    /// Every stored delivery, in number order (a state snapshot writes them all).
+    var inNumberOrder: ChunkedArray<Delivery> { deliveries }
+
     /// How many deliveries are stored.
     var count: Int { deliveries.count }
 

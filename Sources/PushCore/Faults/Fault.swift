@@ -20,6 +20,18 @@ public struct Fault: Sendable {
         random = SeededRandomNumberGenerator(seed: spec.seed ?? seed)
     }
 
+    /// A fault as a state snapshot kept it: its counts and where its random draws stand.
+    init(restoring id: Int, spec: FaultSpec, fired: Int, matched: Int, randomState: UInt64) {
+        self.id = id
+        self.spec = spec
+        self.fired = fired
+        self.matched = matched
+        random = SeededRandomNumberGenerator(seed: randomState)
+    }
+
+    /// Where its random draws stand (`init(restoring:...)` goes on from there).
+    var randomState: UInt64 { random.currentState }
+
     /// Whether it has fired its `times` already.
     public var isUsedUp: Bool { spec.times.map { fired >= $0 } ?? false }
 

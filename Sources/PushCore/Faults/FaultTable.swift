@@ -5,6 +5,17 @@ struct FaultTable: Sendable {
 
     var isEmpty: Bool { faults.isEmpty }
 
+    /// The id the next fault gets.
+    var nextFaultID: Int { nextID }
+
+    init() {}
+
+    /// A table as a state snapshot kept it: `faults` in id order, all below `nextID`.
+    init(restoring faults: [Fault], nextID: Int) {
+        self.faults = faults
+        self.nextID = nextID
+    }
+
     mutating func add(_ spec: FaultSpec, seed: UInt64) -> Fault {
         let fault = Fault(id: nextID, spec: spec, seed: seed)
         nextID += 1

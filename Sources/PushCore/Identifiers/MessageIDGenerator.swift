@@ -11,6 +11,15 @@ public struct MessageIDGenerator: Sendable {
         next = UInt64(max(wallTimeMilliseconds, 1)) &* 1_000_000
     }
 
+    /// The number the next id will be (a state snapshot keeps it).
+    var upcoming: UInt64 { next }
+
+    /// Moves on to `number` unless ids have passed it already: an imported state's ids are never
+    /// issued again, and ids never go back.
+    mutating func skip(to number: UInt64) {
+        next = max(next, number)
+    }
+
     /// The next id.
     public mutating func make() -> String {
         defer { next += 1 }

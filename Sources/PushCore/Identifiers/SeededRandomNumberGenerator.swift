@@ -8,6 +8,10 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
         state = seed
     }
 
+    /// Where its sequence stands: `init(seed:)` with it goes on with the same draws (a state
+    /// snapshot keeps a fault's draws this way).
+    var currentState: UInt64 { state }
+
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -32,7 +32,7 @@ struct MessageLog: Sendable {
         name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
-        if target.isTopicMessage { indexTopics(of: target) }
+        if target.isTopicMessage { indexTopics(of: target, sequence: nextSequence) }
         entries.append(
             Entry(
                 sequence: nextSequence, name: name, origin: origin, sentAt: sentAt,
@@ -43,18 +43,33 @@ struct MessageLog: Sendable {
 
     /// Notes the next entry under each topic `target` names. Apart from `append`: most sends
     /// are to a token, and their target is then only tested, not taken apart.
-    private mutating func indexTopics(of target: MessageTarget) {
+    private mutating func indexTopics(of target: MessageTarget, sequence: Int) {
         switch target {
         case .topic(let topic):
-            sequencesByTopic[topic, default: ChunkedArray()].append(nextSequence)
+            sequencesByTopic[topic, default: ChunkedArray()].append(sequence)
         case .condition(let text):
             // Validation parsed it already; a topic named twice is indexed once.
             let topics = (try? TopicCondition(parsing: text))?.topicNames ?? []
-            for topic in Set(topics) { sequencesByTopic[topic, default: ChunkedArray()].append(nextSequence) }
+            for topic in Set(topics) { sequencesByTopic[topic, default: ChunkedArray()].append(sequence) }
         case .token, .fid, .apnsToken:
             break
         }
     }
+
+    /// Every entry, in send order (a state snapshot writes them all).
+    var allEntries: ChunkedArray<Entry> { entries }
+
+    /// A log as a state snapshot kept it: `entries` in increasing sequence, all below
+    /// `nextSequence`. The topic index is built again, as `append` builds it.
+    init(restoring entries: [Entry], nextSequence: Int) {
+        for entry in entries {
+            if entry.target.isTopicMessage { indexTopics(of: entry.target, sequence: entry.sequence) }
+            self.entries.append(entry)
+        }
+        self.nextSequence = nextSequence
+    }
+
+    init() {}
 
     /// Removes every entry; the devices' sequences are the project's to clear.
     mutating func clear() {

@@ -1,0 +1,84 @@
+import ByteCoding
+
+extension Device {
+    static let snapshotKeys: Set<String> = [
+        "token", "apnsToken", "platform", "bundleId", "appState", "registeredAt", "lastConnectedAt", "sequence",
+        "subscriptions", "pendingDeliveries", "messageLogSequences", "owedMessagesDeleted",
+    ]
+
+    /// The device in a state snapshot. Connections are not part of one: deliveries on their way
+    /// to an open stream are written as pending, and a connected device as if its stream closed
+    /// at `now`, which is what an import makes of it (an offline device).
+    func snapshot(at now: Timestamp) -> JSONValue {
+        let pending = (Array(pendingDeliveryNumbers) + handedOver.keys).sorted()
+        let lastConnected = isConnected ? now : lastConnectedAt
+        return .object(JSONObject([
+            JSONObject.Member(key: "token", value: .string(token)),
+            JSONObject.Member(key: "apnsToken", value: apnsToken.map(JSONValue.string) ?? .null),
+            JSONObject.Member(key: "platform", value: .string(platform.rawValue)),
+            JSONObject.Member(key: "bundleId", value: .string(bundleID)),
+            JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
+            JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
+            JSONObject.Member(key: "lastConnectedAt", value: lastConnected.map { .string($0.rfc3339) } ?? .null),
+            JSONObject.Member(key: "sequence", value: .number(String(sequence))),
+            JSONObject.Member(
+                key: "subscriptions",
+                value: .array(subscriptions.values.sorted { $0.sequence < $1.sequence }.map { subscription in
+                    .object(JSONObject([
+                        JSONObject.Member(key: "topic", value: .string(subscription.topic)),
+                        JSONObject.Member(key: "createdAt", value: .string(subscription.createdAt.rfc3339)),
+                        JSONObject.Member(key: "sequence", value: .number(String(subscription.sequence))),
+                    ]))
+                })),
+            JSONObject.Member(key: "pendingDeliveries", value: .array(pending.map { .number(String($0)) })),
+            JSONObject.Member(key: "messageLogSequences", value: .array(messageLogSequences.map { .number(String($0)) })),
+            JSONObject.Member(
+                key: "owedMessagesDeleted",
+                value: owedDeletion.map { owed in
+                    .object(JSONObject([
+                        JSONObject.Member(key: "reason", value: .string(owed.reason.rawValue)),
+                        JSONObject.Member(key: "count", value: .number(String(owed.count))),
+                    ]))
+                } ?? .null),
+        ]))
+    }
+
+    /// Reads a device of a state snapshot (offline); `deliveries` are its project's, to check its
+    /// pending queue against.
+    init(snapshot reader: SnapshotReader, deliveries: DeliveryStore) throws(SnapshotError) {
+        let token = try reader.string("token")
+        guard RegistrationToken.isWellFormed(token) else {
+            throw reader.error("token", "is not a well-formed registration token")
+        }
+        let apnsToken = try reader.optionalString("apnsToken")
+        if let apnsToken, !APNsDeviceToken.isWellFormed(apnsToken) || APNsDeviceToken.normalized(apnsToken) != apnsToken {
+            throw reader.error("apnsToken", "must be an APNs device token in lowercase hex")
+        }
+        self.init(
+            platform: try reader.named("platform", Platform.self), bundleID: try reader.string("bundleId"), token: token,
+            apnsToken: apnsToken, appState: try reader.named("appState", AppState.self),
+            registeredAt: try reader.timestamp("registeredAt"), sequence: try reader.int("sequence", atLeast: 1))
+        lastConnectedAt = try reader.optionalTimestamp("lastConnectedAt")
+        for entry in try reader.objects("subscriptions", keys: ["topic", "createdAt", "sequence"]) {
+            let topic = try entry.string("topic")
+            guard TopicLimits.isValidName(topic) else { throw entry.error("topic", "is not a valid topic name") }
+            guard subscriptions[topic] == nil else { throw entry.error("topic", "the device is subscribed to \(topic) twice") }
+            subscriptions[topic] = TopicSubscription(
+                registration: token, topic: topic, createdAt: try entry.timestamp("createdAt"),
+                sequence: try entry.int("sequence", atLeast: 1))
+        }
+        let pending = try reader.increasingInts("pendingDeliveries")
+        for (index, number) in pending.enumerated() {
+            let path = "\(reader.path("pendingDeliveries"))[\(index)]"
+            guard let delivery = deliveries[number] else { throw SnapshotError(path: path, "no delivery \(number) in the project") }
+            guard delivery.token == token, delivery.state == .pending else {
+                throw SnapshotError(path: path, "delivery \(number) is not a pending delivery to this device")
+            }
+            pendingDeliveryNumbers.append(number)
+        }
+        for number in try reader.increasingInts("messageLogSequences") { messageLogSequences.append(number) }
+        if let owed = try reader.optionalObject("owedMessagesDeleted", keys: ["reason", "count"]) {
+            owedDeletion = OwedDeletion(reason: try owed.named("reason", DeletionReason.self), count: try owed.int("count", atLeast: 1))
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import ByteCoding
+
+/// State export and import (`GET`/`PUT /emulator/v1/state`, `--import`, `--export-on-exit`;
+/// docs/state.md describes the format).
+extension PushEmulatorCore {
+    /// The `kind` of every state snapshot.
+    public static let snapshotKind = "push-emulator-state"
+    /// The format version this emulator writes and reads.
+    public static let snapshotVersion = 1
+
+    private static let snapshotKeys: Set<String> = ["kind", "version", "clock", "counters", "projects"]
+
+    /// The whole state as a snapshot: every project's devices, uninstalled tokens, topics,
+    /// deliveries, message log and faults, the clock's offset and the identifier counters.
+    /// Open streams are not in it (a connection cannot be restored).
+    public func exportState() -> JSONValue {
+        state.withLock { state in
+            let now = state.clock.now
+            // What any read would see: deliveries whose expiration passed are expired first.
+            for project in Array(state.projects.keys) { state.projects[project]!.expireDue(at: now) }
+            let projects = state.projects.keys.sorted().map { state.projects[$0]!.snapshot(at: now) }
+            return .object(JSONObject([
+                JSONObject.Member(key: "kind", value: .string(Self.snapshotKind)),
+                JSONObject.Member(key: "version", value: .number(String(Self.snapshotVersion))),
+                JSONObject.Member(
+                    key: "clock",
+                    value: .object(JSONObject([
+                        JSONObject.Member(key: "offsetSeconds", value: .number(String(state.clock.offsetSeconds)))
+                    ]))),
+                JSONObject.Member(
+                    key: "counters",
+                    value: .object(JSONObject([
+                        // A string: 19 digits are more than a JavaScript number holds exactly.
+                        JSONObject.Member(key: "nextMessageId", value: .string(String(state.identifiers.messageIDs.upcoming))),
+                        JSONObject.Member(
+                            key: "nextDeliveryNumber", value: .number(String(state.identifiers.nextDeliveryNumber))),
+                    ]))),
+                JSONObject.Member(key: "projects", value: .array(projects)),
+            ]))
+        }
+    }
+
+    /// `exportState()` serialized.
+    public func exportStateBytes() -> [UInt8] {
+        JSONSerializer.serialize(exportState())
+    }
+
+    /// Replaces the whole state with a snapshot's, given as the bytes of its JSON.
+    /// - Throws: `SnapshotError` naming what is wrong; the state is then unchanged.
+    public func importState(_ bytes: [UInt8]) throws(SnapshotError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw SnapshotError(path: "", "not a JSON document (truncated or corrupt?): \(error)")
+        }
+        try importState(value)
+    }
+
+    /// Replaces the whole state with a snapshot's: devices come back offline, open streams end.
+    /// Everything is read and checked before anything changes. Message ids and delivery numbers
+    /// go on from the snapshot's counters, or from this emulator's if they are further on: ids
+    /// never go back.
+    /// - Throws: `SnapshotError` naming what is wrong; the state is then unchanged.
+    public func importState(_ snapshot: JSONValue) throws(SnapshotError) {
+        guard case .object(let top) = snapshot else {
+            throw SnapshotError(path: "", "a state snapshot is a JSON object, got \(SnapshotReader.kind(of: snapshot))")
+        }
+        // Kind and version first: a different document gets that said, not a list of its fields.
+        guard top["kind"] == .string(Self.snapshotKind) else {
+            throw SnapshotError(path: "kind", "must be \"\(Self.snapshotKind)\" (not a push-emulator state snapshot?)")
+        }
+        guard top["version"] == .number(String(Self.snapshotVersion)) else {
+            let found = top["version"].map(SnapshotReader.kind(of:)) ?? "nothing"
+            throw SnapshotError(path: "version", "this emulator reads version \(Self.snapshotVersion); found \(found)")
+        }
+        let reader = try SnapshotReader(snapshot, path: "", keys: Self.snapshotKeys)
+        let offsetValue = try reader.object("clock", keys: ["offsetSeconds"]).value("offsetSeconds")
+        guard case .number(let offsetText) = offsetValue, let offsetSeconds = Int64(offsetText) else {
+            throw SnapshotError(path: "clock.offsetSeconds", "expected a whole number of seconds")
+        }
+        let counters = try reader.object("counters", keys: ["nextMessageId", "nextDeliveryNumber"])
+        guard let nextMessageID = UInt64(try counters.string("nextMessageId")), nextMessageID > 0 else {
+            throw counters.error("nextMessageId", "expected a positive whole number in a string")
+        }
+        let nextDeliveryNumber = try counters.int("nextDeliveryNumber", atLeast: 1)
+        var projects = [String: ProjectState]()
+        for entry in try reader.objects("projects", keys: ProjectState.snapshotKeys) {
+            let project = try ProjectState(snapshot: entry)
+            guard projects[project.projectID] == nil else {
+                throw entry.error("projectId", "project \(project.projectID) is listed twice")
+            }
+            if let highest = project.deliveries.inNumberOrder.last?.number, highest >= nextDeliveryNumber {
+                throw counters.error("nextDeliveryNumber", "must be above every delivery's number (\(highest) in \(project.projectID))")
+            }
+            projects[project.projectID] = project
+        }
+
+        let replaced = state.withLock { state in
+            let replaced = Array(state.projects.values)
+            state.projects = projects
+            state.clock.reset()
+            state.clock.advance(seconds: offsetSeconds)
+            state.identifiers.messageIDs.skip(to: nextMessageID)
+            state.identifiers.nextDeliveryNumber = max(state.identifiers.nextDeliveryNumber, nextDeliveryNumber)
+            Self.noteFaults(in: state, flag: faultsPresent)
+            return replaced
+        }
+        for subscriber in replaced.flatMap({ $0.streams.values.joined() }) { subscriber.close() }
+    }
+}

@@ -1,0 +1,250 @@
+import ByteCoding
+import PushCore
+import XCTest
+
+final class SnapshotTests: XCTestCase {
+    private let apnsToken = String(repeating: "ab", count: 32)
+
+    /// A core with something of everything: devices (one with an APNs token, one connected and
+    /// back), subscriptions, pending, delivered and collapsed deliveries, an uninstalled device, an
+    /// APNs push with the sender's spacing, a seeded fault that has drawn, and a moved clock.
+    private func busyCore() throws -> PushEmulatorCore {
+        let core = makeCore()
+        register(core, token: "device-1")
+        register(core, token: "device-2", apnsToken: apnsToken, appState: .foreground)
+        register(core, token: "device-3")
+        _ = core.subscribe(project: "demo", registration: "device-1", topic: "news")
+        _ = core.subscribe(project: "demo", registration: "device-2", topic: "news")
+        sendFCM(core, to: .token("device-1"), headers: [HeaderField("apns-collapse-id", "c")])
+        sendFCM(core, to: .topic("news"), data: [("n", "1")])
+        sendFCM(core, to: .token("device-1"), headers: [HeaderField("apns-collapse-id", "c")])
+        sendAPNs(core, apnsToken: apnsToken, body: "hello")
+        _ = core.connect(project: "demo", token: "device-2")
+        sendFCM(core, to: .token("device-3"))
+        _ = core.uninstallDevice(project: "demo", token: "device-3")
+        register(core, token: "other-1", project: "second")
+        sendFCM(core, to: .token("other-1"), project: "second")
+        let fault = try FaultSpec(
+            match: .token("device-1"), errorName: "UNAVAILABLE", times: 50, retryAfterSeconds: nil, delayMilliseconds: nil,
+            probability: 0.5, seed: 7)
+        core.addFault(project: "demo", fault)
+        for _ in 0..<5 { _ = core.fireFault(project: "demo", on: .fcm(.token("device-1"))) }
+        core.advanceClock(seconds: 3600)
+        return core
+    }
+
+    private func text(_ value: JSONValue) -> String { JSONSerializer.serializeToString(value) }
+
+    func testExportImportExportGivesTheSameSnapshot() throws {
+        let snapshot = try busyCore().exportState()
+        XCTAssertEqual(snapshot["kind"], .string("push-emulator-state"))
+        XCTAssertEqual(snapshot["version"], .number("1"))
+        let restored = makeCore()
+        try restored.importState(snapshot)
+        XCTAssertEqual(text(restored.exportState()), text(snapshot))
+        // Through bytes too, as the CLI and PUT read it.
+        let again = makeCore()
+        try again.importState(JSONSerializer.serialize(snapshot))
+        XCTAssertEqual(text(again.exportState()), text(snapshot))
+    }
+
+    func testImportedStateReadsAsTheOriginal() throws {
+        let original = try busyCore()
+        let restored = makeCore()
+        try restored.importState(original.exportState())
+        XCTAssertEqual(try restored.devices(project: "demo").items, try original.devices(project: "demo").items)
+        XCTAssertEqual(try restored.messages(project: "demo").items, try original.messages(project: "demo").items)
+        XCTAssertEqual(
+            try restored.messages(project: "demo", filter: MessageLogFilter(topic: "news")).items.map(\.name),
+            try original.messages(project: "demo", filter: MessageLogFilter(topic: "news")).items.map(\.name))
+        XCTAssertEqual(
+            try restored.messages(project: "demo", filter: MessageLogFilter(token: "device-3")).items.count, 1)
+        XCTAssertEqual(try restored.topics(project: "demo").items, try original.topics(project: "demo").items)
+        XCTAssertEqual(restored.clock.offsetSeconds, 3600)
+        XCTAssertEqual(
+            try restored.faults(project: "demo").items.map { text($0.json) },
+            try original.faults(project: "demo").items.map { text($0.json) })
+    }
+
+    func testSendsAfterImportGetTheNextIdentifiers() throws {
+        let original = try busyCore()
+        let snapshot = original.exportState()
+        let expected = sendFCM(original, to: .token("device-1"))
+        let restored = makeCore()
+        try restored.importState(snapshot)
+        let sent = sendFCM(restored, to: .token("device-1"))
+        guard case .accepted(let want) = expected, case .accepted(let got) = sent else {
+            return XCTFail("both sends are accepted: \(expected) \(sent)")
+        }
+        XCTAssertEqual(got, want)
+        let nextID = try XCTUnwrap(snapshot["counters"]?["nextMessageId"]?.stringValue)
+        XCTAssertEqual(got.messageID, nextID)
+        // A core whose ids are further on keeps them: ids never go back.
+        let ahead = makeCore()
+        for _ in 0..<3 { sendFCM(ahead, to: .token("device-9")) }
+        guard case .accepted(let last) = sendFCM(ahead, to: .token("device-9")) else { return XCTFail() }
+        try ahead.importState(snapshot)
+        guard case .accepted(let after) = sendFCM(ahead, to: .token("device-1")) else { return XCTFail() }
+        XCTAssertGreaterThan(UInt64(after.messageID)!, UInt64(last.messageID)!)
+        XCTAssertGreaterThan(after.deliveryNumbers.lowerBound, last.deliveryNumbers.lowerBound)
+    }
+
+    func testPendingDeliveriesStillDeliverOnConnect() throws {
+        let original = try busyCore()
+        let restored = makeCore()
+        try restored.importState(original.exportState())
+        let want = try original.connect(project: "demo", token: "device-1").get()
+        let got = try restored.connect(project: "demo", token: "device-1").get()
+        XCTAssertFalse(got.isEmpty)
+        XCTAssertEqual(got, want)
+    }
+
+    func testAnUninstalledTokenStaysUnregistered() throws {
+        let restored = makeCore()
+        try restored.importState(try busyCore().exportState())
+        guard case .unregistered = sendFCM(restored, to: .token("device-3")) else {
+            return XCTFail("a send to an uninstalled token answers UNREGISTERED")
+        }
+    }
+
+    func testASeededFaultGoesOnWithTheSameDraws() throws {
+        let original = try busyCore()
+        let restored = makeCore()
+        try restored.importState(original.exportState())
+        for _ in 0..<20 {
+            XCTAssertEqual(
+                restored.fireFault(project: "demo", on: .fcm(.token("device-1"))),
+                original.fireFault(project: "demo", on: .fcm(.token("device-1"))))
+        }
+    }
+
+    func testAnOpenStreamIsNotPartOfTheSnapshot() throws {
+        let core = makeCore()
+        register(core, token: "device-1")
+        let stream = try core.attachStream(project: "demo", token: "device-1") { _, receipt in _ = receipt }.get()
+        defer { stream.close() }
+        let restored = makeCore()
+        try restored.importState(core.exportState())
+        let device = try restored.device(project: "demo", token: "device-1").get()
+        XCTAssertFalse(device.isConnected)
+        XCTAssertEqual(device.lastConnectedAt, core.now)
+    }
+
+    func testTimestampsReadBackAsWritten() {
+        for milliseconds: Int64 in [0, 1, 250, fixedWallTime, fixedWallTime + 7, -1, -86_400_001, Timestamp.earliest.millisecondsSinceEpoch, Timestamp.latest.millisecondsSinceEpoch] {
+            let timestamp = Timestamp(millisecondsSinceEpoch: milliseconds)
+            XCTAssertEqual(Timestamp(rfc3339: timestamp.rfc3339), timestamp, timestamp.rfc3339)
+        }
+        XCTAssertEqual(Timestamp(rfc3339: "2026-11-22T10:00:00.5Z")?.millisecondsSinceEpoch, fixedWallTime + 500)
+        for bad in ["2026-02-30T00:00:00Z", "2026-11-22T10:00:00", "2026-11-22T24:00:00Z", "2026-11-22 10:00:00Z",
+                    "2026-11-22T10:00:00.Z", "2026-11-22T10:00:00.1234Z", "2026-11-22T10:00:00+01:00", ""] {
+            XCTAssertNil(Timestamp(rfc3339: bad), bad)
+        }
+    }
+
+    // MARK: Refused snapshots
+
+    /// `change` applied to a good snapshot must be refused with an error that names `path`, and
+    /// leave the core as it was.
+    private func assertRefused(
+        _ path: String, file: StaticString = #filePath, line: UInt = #line, _ change: (inout JSONValue) -> Void
+    ) throws {
+        var snapshot = try busyCore().exportState()
+        change(&snapshot)
+        try assertRefused(JSONSerializer.serialize(snapshot), path: path, file: file, line: line)
+    }
+
+    private func assertRefused(_ bytes: [UInt8], path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let core = try busyCore()
+        let before = text(core.exportState())
+        XCTAssertThrowsError(try core.importState(bytes), file: file, line: line) { error in
+            XCTAssertEqual((error as? SnapshotError)?.path, path, "\(error)", file: file, line: line)
+        }
+        XCTAssertEqual(text(core.exportState()), before, "the core is unchanged", file: file, line: line)
+    }
+
+    func testRefusesAWrongVersionOrKind() throws {
+        try assertRefused("version") { $0.set(["version"], .number("2")) }
+        try assertRefused("version") { $0.set(["version"], .string("1")) }
+        try assertRefused("kind") { $0.set(["kind"], .string("firestore")) }
+    }
+
+    func testRefusesAMissingField() throws {
+        try assertRefused("projects[0].devices[0].token") { $0.remove(["projects", 0, "devices", 0, "token"]) }
+        try assertRefused("counters") { $0.remove(["counters"]) }
+    }
+
+    func testRefusesABadType() throws {
+        try assertRefused("projects[0].devices[0].registeredAt") {
+            $0.set(["projects", 0, "devices", 0, "registeredAt"], .number("12"))
+        }
+        try assertRefused("projects[0].deliveries[0].history[0].at") {
+            $0.set(["projects", 0, "deliveries", 0, "history", 0, "at"], .string("yesterday"))
+        }
+        try assertRefused("projects[0].faults[0]") { $0.set(["projects", 0, "faults", 0, "probability"], .number("3")) }
+        try assertRefused("projects[0].devices[0].platform") {
+            $0.set(["projects", 0, "devices", 0, "platform"], .string("symbian"))
+        }
+    }
+
+    func testRefusesPartsThatDisagree() throws {
+        // A pending delivery that is not there.
+        try assertRefused("projects[0].devices[0].pendingDeliveries[0]") {
+            $0.set(["projects", 0, "devices", 0, "pendingDeliveries"], .array([.number("999")]))
+        }
+        try assertRefused("counters.nextDeliveryNumber") { $0.set(["counters", "nextDeliveryNumber"], .number("2")) }
+        try assertRefused("projects[0].devices[1].token") {
+            $0.set(["projects", 0, "devices", 1, "token"], .string("device-1"))
+        }
+    }
+
+    func testRefusesATruncatedOrCorruptDocument() throws {
+        let bytes = JSONSerializer.serialize(try busyCore().exportState())
+        try assertRefused(Array(bytes.prefix(bytes.count / 2)), path: "")
+        try assertRefused(Array(bytes.dropLast()), path: "")
+        try assertRefused(Array("not json".utf8), path: "")
+        try assertRefused(Array("[]".utf8), path: "")
+    }
+}
+
+/// Edits a JSON document at a path of keys and array indices.
+private extension JSONValue {
+    mutating func set(_ path: [Any], _ value: JSONValue) {
+        guard let first = path.first else {
+            self = value
+            return
+        }
+        let rest = Array(path.dropFirst())
+        switch (self, first) {
+        case (.object(var object), let key as String):
+            var member = object[key] ?? .null
+            member.set(rest, value)
+            object[key] = member
+            self = .object(object)
+        case (.array(var elements), let index as Int):
+            elements[index].set(rest, value)
+            self = .array(elements)
+        default:
+            XCTFail("no \(first) in \(self)")
+        }
+    }
+
+    mutating func remove(_ path: [Any]) {
+        let rest = Array(path.dropFirst())
+        switch (self, path.first) {
+        case (.object(var object), let key as String) where rest.isEmpty:
+            object.members.removeAll { $0.key == key }
+            self = .object(object)
+        case (.object(var object), let key as String):
+            var member = object[key] ?? .null
+            member.remove(rest)
+            object[key] = member
+            self = .object(object)
+        case (.array(var elements), let index as Int):
+            elements[index].remove(rest)
+            self = .array(elements)
+        default:
+            XCTFail("no \(String(describing: path.first)) in \(self)")
+        }
+    }
+}
