@@ -91,6 +91,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "HTTP/2 stream limits of a connection to one of Apple's host names: before its first authenticated request, and after (BEFORE:AFTER).")
     var apnsConcurrentStreams = "1:1000"
 
+    @Option(name: .customLong("import"), help: "A state snapshot file to start from (written by --export-on-exit or GET /emulator/v1/state); a missing or unusable file stops the start.")
+    var importPath: String?
+
+    @Option(help: "Write the state snapshot to this file on SIGTERM or SIGINT (atomically: a failed write leaves an earlier file whole).")
+    var exportOnExit: String?
+
     @Flag(inversion: .prefixedNo, help: "Serve /emulator/v1/debug/tick, numbered events on a timer for trying streaming by hand.")
     var enableDebugRoutes = false
 
@@ -101,7 +107,7 @@ struct ServeCommand: ParsableCommand {
         .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "tokens"),
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"), .init(name: "max-streams-per-device"),
         .init(name: "apns-auth"), .init(name: "apns-key"), .init(name: "apns-project"), .init(name: "apns-concurrent-streams"),
-        .init(name: "enable-debug-routes", isFlag: true),
+        .init(name: "enable-debug-routes", isFlag: true), .init(name: "import"), .init(name: "export-on-exit"),
     ]
 
     func validate() throws {
@@ -141,6 +147,7 @@ struct ServeCommand: ParsableCommand {
         where !(value > 0 && value <= Self.longestTimeout) {
             throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400 (a day)")
         }
+        try StateFile.validate(importPath: importPath, exportPath: exportOnExit)
     }
 
     func run() throws {
@@ -198,6 +205,7 @@ struct ServeCommand: ParsableCommand {
             EmulatorApp.isAppleHost(serverName) ? before : nil
         }
         let app = EmulatorApp(settings: settings)
+        if let importPath { try StateFile.load(importPath, into: app.core) }
         configuration.errorResponse = app.errorResponse
         let server = try HTTPServer(configuration: configuration) { request in app.handle(request) }
         printBanner(port: server.port, caPath: caPath)
@@ -206,6 +214,10 @@ struct ServeCommand: ParsableCommand {
         sigwait(&signals, &received)
         print("push-emulator: \(received == SIGINT ? "SIGINT" : "SIGTERM") received, shutting down")
         server.shutdown()
+        if let exportOnExit {
+            try StateFile.save(app.core, to: exportOnExit)
+            print("push-emulator: state exported to \(exportOnExit)")
+        }
         print("push-emulator: stopped")
     }
 

@@ -1,0 +1,25 @@
+import ByteCoding
+import HTTPServer
+import PushCore
+
+/// `GET`/`PUT /emulator/v1/state`: the whole state as a snapshot, and its replacement by one
+/// (docs/state.md). `DELETE /emulator/v1/state` (reset everything) is with the other resets.
+struct StateRoutes {
+    let core: PushEmulatorCore
+    let streams: DeviceStreams
+
+    func register(in router: inout Router) {
+        router.add("GET", "/emulator/v1/state") { _ in .json(200, core.exportStateBytes()) }
+        router.add("PUT", "/emulator/v1/state") { request in
+            do throws(SnapshotError) {
+                try core.importState(request.body)
+            } catch {
+                return ControlPlane.error(.invalidArgument("Invalid state snapshot: \(error)"))
+            }
+            // The devices came back offline: their streams (already ended by the core) close.
+            streams.finish()
+            FreeMemory.release()
+            return ControlPlane.ok(.object(JSONObject()))
+        }
+    }
+}
