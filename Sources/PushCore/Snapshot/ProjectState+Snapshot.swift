@@ -152,6 +152,12 @@ extension ProjectState {
         if let last = entries.last, last.sequence >= nextLogSequence {
             throw next.error("logSequence", "must be above every entry's sequence (\(last.sequence))")
         }
+        // The devices' lists of log entries grow with later sends: they must stay in order.
+        for device in devices.values {
+            if let last = device.messageLogSequences.last, last >= nextLogSequence {
+                throw next.error("logSequence", "must be above every device's messageLogSequences (\(last) of \(device.token))")
+            }
+        }
         log = MessageLog(restoring: entries, nextSequence: nextLogSequence)
 
         var restoredFaults = [Fault]()

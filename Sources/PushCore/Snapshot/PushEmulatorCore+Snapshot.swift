@@ -50,7 +50,8 @@ extension PushEmulatorCore {
     public func importState(_ bytes: [UInt8]) throws(SnapshotError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            // Deeper than a request may be: the log nests each sender's request a few levels down.
+            value = try JSONParser.parse(bytes, maxDepth: JSONParser.defaultMaxDepth + 10)
         } catch {
             throw SnapshotError(path: "", "not a JSON document (truncated or corrupt?): \(error)")
         }
@@ -80,8 +81,11 @@ extension PushEmulatorCore {
             throw SnapshotError(path: "clock.offsetSeconds", "expected a whole number of seconds")
         }
         let counters = try reader.object("counters", keys: ["nextMessageId", "nextDeliveryNumber"])
-        guard let nextMessageID = UInt64(try counters.string("nextMessageId")), nextMessageID > 0 else {
-            throw counters.error("nextMessageId", "expected a positive whole number in a string")
+        // At most 19 digits, as FCM's ids have: counting on from there cannot overflow.
+        guard let nextMessageID = UInt64(try counters.string("nextMessageId")), nextMessageID > 0,
+            nextMessageID < 10_000_000_000_000_000_000
+        else {
+            throw counters.error("nextMessageId", "expected a positive whole number of at most 19 digits, in a string")
         }
         let nextDeliveryNumber = try counters.int("nextDeliveryNumber", atLeast: 1)
         var projects = [String: ProjectState]()

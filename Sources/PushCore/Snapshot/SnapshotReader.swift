@@ -127,11 +127,16 @@ struct SnapshotReader {
         return text
     }
 
+    /// The largest whole number a snapshot holds (2⁵³, what a JavaScript number holds exactly):
+    /// far above any count a run reaches, and low enough that counting on from it cannot overflow.
+    static let largestInt = 1 << 53
+
     static func int(_ value: JSONValue, path: String, atLeast minimum: Int) throws(SnapshotError) -> Int {
         guard case .number(let text) = value, let number = Int(text) else {
             throw SnapshotError(path: path, "expected a whole number, got \(kind(of: value))")
         }
         guard number >= minimum else { throw SnapshotError(path: path, "must be at least \(minimum); got \(number)") }
+        guard number <= largestInt else { throw SnapshotError(path: path, "must be at most \(largestInt); got \(number)") }
         return number
     }
 

@@ -130,6 +130,21 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(device.lastConnectedAt, core.now)
     }
 
+    func testADeepRequestInTheLogReadsBack() throws {
+        let core = makeCore()
+        register(core)
+        // As deep as a request may be: the snapshot nests it a few levels further down.
+        var request = JSONValue.object(JSONObject())
+        for _ in 0..<(JSONParser.defaultMaxDepth - 2) { request = obj(("a", request)) }
+        _ = core.send(project: "demo", target: .token("device-1"), origin: .fcm, request: request) { _ in
+            Result<APNsNotification, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
+        }
+        let bytes = core.exportStateBytes()
+        let restored = makeCore()
+        try restored.importState(bytes)
+        XCTAssertEqual(restored.exportStateBytes(), bytes)
+    }
+
     func testTimestampsReadBackAsWritten() {
         for milliseconds: Int64 in [0, 1, 250, fixedWallTime, fixedWallTime + 7, -1, -86_400_001, Timestamp.earliest.millisecondsSinceEpoch, Timestamp.latest.millisecondsSinceEpoch] {
             let timestamp = Timestamp(millisecondsSinceEpoch: milliseconds)
@@ -195,6 +210,20 @@ final class SnapshotTests: XCTestCase {
         try assertRefused("counters.nextDeliveryNumber") { $0.set(["counters", "nextDeliveryNumber"], .number("2")) }
         try assertRefused("projects[0].devices[1].token") {
             $0.set(["projects", 0, "devices", 1, "token"], .string("device-1"))
+        }
+        try assertRefused("projects[0].next.logSequence") {
+            $0.set(["projects", 0, "devices", 0, "messageLogSequences"], .array([.number("1"), .number("99")]))
+        }
+        try assertRefused("projects[0].next.deviceSequence") { $0.set(["projects", 0, "next", "deviceSequence"], .number("1")) }
+    }
+
+    func testRefusesNumbersThatCouldOverflow() throws {
+        try assertRefused("projects[0].faults[0].matched") {
+            $0.set(["projects", 0, "faults", 0, "matched"], .number(String(Int.max)))
+        }
+        try assertRefused("counters.nextMessageId") { $0.set(["counters", "nextMessageId"], .string(String(UInt64.max))) }
+        try assertRefused("projects[0].devices[0].owedMessagesDeleted.count") {
+            $0.set(["projects", 0, "devices", 0, "owedMessagesDeleted"], obj(("reason", str("tooManyPending")), ("count", .number("99999999999999999"))))
         }
     }
 
