@@ -107,6 +107,23 @@ final class SnapshotTests: XCTestCase {
         }
     }
 
+    func testAnUninstalledAPNsTokenStaysUnregistered() throws {
+        let core = try busyCore()
+        let gone = String(repeating: "cd", count: 32)
+        register(core, token: "device-4", apnsToken: gone)
+        _ = core.uninstallDevice(project: "demo", token: "device-4")
+        guard case .unregistered(let since) = sendAPNs(core, apnsToken: gone, body: "x") else { return XCTFail() }
+        let restored = makeCore()
+        try restored.importState(core.exportState())
+        guard case .unregistered(let restoredSince) = sendAPNs(restored, apnsToken: gone, body: "x") else {
+            return XCTFail("an APNs send to an uninstalled device token answers Unregistered")
+        }
+        XCTAssertEqual(restoredSince, since)
+        // A registered APNs token is found again by its token.
+        guard case .accepted = sendAPNs(restored, apnsToken: apnsToken, body: "y") else { return XCTFail() }
+        XCTAssertEqual(try restored.device(project: "demo", token: "device-2").get().pendingCount, 1)
+    }
+
     func testASeededFaultGoesOnWithTheSameDraws() throws {
         let original = try busyCore()
         let restored = makeCore()
