@@ -65,14 +65,10 @@ extension ProjectState {
         self.init(projectID: projectID)
         let next = try reader.object("next", keys: Self.nextKeys)
 
-        var lastNumber = 0
-        for delivery in try reader.objects("deliveries", keys: Delivery.snapshotKeys) {
-            let read = try Delivery(snapshot: delivery)
-            guard read.number > lastNumber else {
-                throw delivery.error("number", "deliveries are listed in increasing number; \(read.number) follows \(lastNumber)")
-            }
-            lastNumber = read.number
-            deliveries.append(read)
+        for delivery in try reader.increasing(
+            "deliveries", keys: Delivery.snapshotKeys, by: \.number, positionKey: "number", Delivery.init(snapshot:))
+        {
+            deliveries.append(delivery)
         }
 
         for topic in try reader.objects("topics", keys: ["name", "createdAt", "sequence"]) {
@@ -82,12 +78,9 @@ extension ProjectState {
             let sequence = try topic.int("sequence", atLeast: 1)
             topics[name] = TopicRecord(name: name, createdAt: try topic.timestamp("createdAt"), sequence: sequence)
         }
-        nextTopicSequence = try next.int("topicSequence", atLeast: 1)
-        if let highest = topics.values.map(\.sequence).max(), highest >= nextTopicSequence {
-            throw next.error("topicSequence", "must be above every topic's sequence (\(highest))")
-        }
+        nextTopicSequence = try next.counter("topicSequence", above: topics.values.map(\.sequence).max(), of: "topic's sequence")
 
-        var highestSubscription = 0
+        var highestSubscription: Int?
         var deviceSequences = Set<Int>()
         for entry in try reader.objects("devices", keys: Device.snapshotKeys) {
             let device = try Device(snapshot: entry, deliveries: deliveries)
@@ -104,20 +97,15 @@ extension ProjectState {
             insert(device)
             for (topic, subscription) in device.subscriptions {
                 topics[topic]!.subscribers.insert(device.token)
-                highestSubscription = max(highestSubscription, subscription.sequence)
+                highestSubscription = max(highestSubscription ?? 0, subscription.sequence)
             }
             for number in device.pendingDeliveryNumbers {
                 expiries.insert(PendingExpiry(expiresAt: deliveries[number]!.expiresAt, number: number))
             }
         }
-        nextDeviceSequence = try next.int("deviceSequence", atLeast: 1)
-        if let highest = devices.values.map(\.sequence).max(), highest >= nextDeviceSequence {
-            throw next.error("deviceSequence", "must be above every device's sequence (\(highest))")
-        }
-        nextSubscriptionSequence = try next.int("subscriptionSequence", atLeast: 1)
-        guard highestSubscription < nextSubscriptionSequence else {
-            throw next.error("subscriptionSequence", "must be above every subscription's sequence (\(highestSubscription))")
-        }
+        nextDeviceSequence = try next.counter("deviceSequence", above: deviceSequences.max(), of: "device's sequence")
+        nextSubscriptionSequence = try next.counter(
+            "subscriptionSequence", above: highestSubscription, of: "subscription's sequence")
 
         for entry in try reader.objects("uninstalledTokens", keys: ["token", "uninstalledAt", "messageLogSequences"]) {
             let token = try entry.string("token")
@@ -140,18 +128,10 @@ extension ProjectState {
             uninstalledAPNsTokens[apnsToken] = try entry.timestamp("uninstalledAt")
         }
 
-        var entries = [MessageLog.Entry]()
-        for entry in try reader.objects("messageLog", keys: MessageLog.Entry.snapshotKeys) {
-            let read = try MessageLog.Entry(snapshot: entry)
-            if let last = entries.last, read.sequence <= last.sequence {
-                throw entry.error("sequence", "entries are listed in increasing sequence; \(read.sequence) follows \(last.sequence)")
-            }
-            entries.append(read)
-        }
-        let nextLogSequence = try next.int("logSequence", atLeast: 1)
-        if let last = entries.last, last.sequence >= nextLogSequence {
-            throw next.error("logSequence", "must be above every entry's sequence (\(last.sequence))")
-        }
+        let entries = try reader.increasing(
+            "messageLog", keys: MessageLog.Entry.snapshotKeys, by: \.sequence, positionKey: "sequence",
+            MessageLog.Entry.init(snapshot:))
+        let nextLogSequence = try next.counter("logSequence", above: entries.last?.sequence, of: "log entry's sequence")
         // The devices' lists of log entries grow with later sends: they must stay in order.
         for device in devices.values {
             if let last = device.messageLogSequences.last, last >= nextLogSequence {
@@ -160,18 +140,9 @@ extension ProjectState {
         }
         log = MessageLog(restoring: entries, nextSequence: nextLogSequence)
 
-        var restoredFaults = [Fault]()
-        for entry in try reader.objects("faults", keys: Fault.snapshotKeys) {
-            let fault = try Fault(snapshot: entry)
-            if let last = restoredFaults.last, fault.id <= last.id {
-                throw entry.error("id", "faults are listed in increasing id; \(fault.id) follows \(last.id)")
-            }
-            restoredFaults.append(fault)
-        }
-        let nextFaultID = try next.int("faultId", atLeast: 1)
-        if let last = restoredFaults.last, last.id >= nextFaultID {
-            throw next.error("faultId", "must be above every fault's id (\(last.id))")
-        }
+        let restoredFaults = try reader.increasing(
+            "faults", keys: Fault.snapshotKeys, by: \.id, positionKey: "id", Fault.init(snapshot:))
+        let nextFaultID = try next.counter("faultId", above: restoredFaults.last?.id, of: "fault's id")
         faults = FaultTable(restoring: restoredFaults, nextID: nextFaultID)
     }
 }

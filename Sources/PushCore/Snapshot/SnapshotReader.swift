@@ -108,6 +108,31 @@ struct SnapshotReader {
         return numbers
     }
 
+    /// An array of objects, each read with `keys` by `read`, listed in increasing `position`
+    /// (a delivery's number, a log entry's sequence, a fault's id), whose field is `positionKey`.
+    func increasing<Item>(
+        _ key: String, keys: Set<String>, by position: (Item) -> Int, positionKey: String,
+        _ read: (SnapshotReader) throws(SnapshotError) -> Item
+    ) throws(SnapshotError) -> [Item] {
+        var items = [Item]()
+        for entry in try objects(key, keys: keys) {
+            let item = try read(entry)
+            if let last = items.last, position(item) <= position(last) {
+                throw entry.error(positionKey, "listed in increasing \(positionKey); \(position(item)) follows \(position(last))")
+            }
+            items.append(item)
+        }
+        return items
+    }
+
+    /// A counter (a member of `next`): the number the next one gets, above `highest`, the
+    /// highest of the `what` numbered so far.
+    func counter(_ key: String, above highest: Int?, of what: String) throws(SnapshotError) -> Int {
+        let value = try int(key, atLeast: 1)
+        if let highest, highest >= value { throw error(key, "must be above every \(what) (\(highest))") }
+        return value
+    }
+
     func object(_ key: String, keys: Set<String>) throws(SnapshotError) -> SnapshotReader {
         try SnapshotReader(try value(key), path: path(key), keys: keys)
     }

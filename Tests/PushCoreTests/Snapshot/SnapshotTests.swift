@@ -231,6 +231,10 @@ final class SnapshotTests: XCTestCase {
         try assertRefused("projects[0].next.logSequence") {
             $0.set(["projects", 0, "devices", 0, "messageLogSequences"], .array([.number("1"), .number("99")]))
         }
+        try assertRefused("projects[0].deliveries[1].number") {
+            guard case .array(let deliveries)? = $0["projects"]?.arrayValue?.first?["deliveries"] else { return XCTFail() }
+            $0.set(["projects", 0, "deliveries"], .array([deliveries[1], deliveries[0]] + deliveries.dropFirst(2)))
+        }
         try assertRefused("projects[0].next.deviceSequence") { $0.set(["projects", 0, "next", "deviceSequence"], .number("1")) }
     }
 
