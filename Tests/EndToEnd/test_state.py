@@ -9,7 +9,7 @@ import tempfile
 import pytest
 
 from api import Api, Topics
-from conftest import BIN, THREADS
+from conftest import BIN, THREADS, wait_until
 
 STATE = "/emulator/v1/state"
 APNS_TOKEN = "ab" * 32
@@ -164,3 +164,30 @@ def test_flags_are_taken_from_the_environment(start_emulator):
     env = dict(os.environ, PUSH_EMULATOR_IMPORT=path)
     code, output = start_refused(env=env)
     assert code == 64 and path in output, output
+
+
+def test_put_ends_open_streams_and_devices_come_back_offline(start_emulator):
+    emulator = start_emulator()
+    api = Api(emulator.http)
+    token = api.register(token="streaming-device")
+    snapshot = export(api)
+    curl = subprocess.Popen(["curl", "-sN", f"{emulator.http}/emulator/v1/projects/{api.project}/devices/{token}:stream"],
+                            stdout=subprocess.PIPE)
+    try:
+        assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{api.project}/devices/{token}")[1]["connected"])
+        # Taken while connected: the device is written as if its stream closed then, offline.
+        connected = export(api)["projects"][0]["devices"][0]
+        assert connected["lastConnectedAt"] is not None
+        assert api.call("PUT", STATE, snapshot)[0] == 200
+        # The stream ends: curl reads to the end and exits by itself.
+        curl.stdout.read()
+        assert curl.wait(timeout=10) == 0
+    finally:
+        if curl.poll() is None:
+            curl.kill()
+            curl.wait()
+    device = api.call("GET", f"/emulator/v1/projects/{api.project}/devices/{token}")[1]
+    assert device["connected"] is False and device["lastConnectedAt"] is None
+    # Messages queue for it again and are delivered on its next connect.
+    assert api.send({"token": token, "data": {"after": "put"}})[0] == 200
+    assert [e["payload"]["after"] for e in api.connect(token)] == ["put"]
