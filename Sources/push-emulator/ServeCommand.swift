@@ -194,6 +194,7 @@ struct ServeCommand: ParsableCommand {
         let (before, after) = Self.streamLimits(apnsConcurrentStreams) ?? (1, 1000)
         settings.apns.streamsBeforeAuthentication = before
         settings.apns.streamsAfterAuthentication = after
+        configuration.interceptsTunnel = { host, port in InterceptedHosts.intercepts(host: host, port: port) }
         configuration.initialConcurrentStreams = { serverName in
             EmulatorApp.isAppleHost(serverName) ? before : nil
         }
@@ -255,11 +256,7 @@ struct ServeCommand: ParsableCommand {
     static let longestOfflineLimit: Int64 = 36_500 * 86_400
 
     /// Names the generated certificate covers: local ones and, for interception mode, the real services'.
-    static let certificateNames = [
-        "localhost", "127.0.0.1", "::1",
-        "fcm.googleapis.com", "iid.googleapis.com", "oauth2.googleapis.com",
-        "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-    ]
+    static let certificateNames = ["localhost", "127.0.0.1", "::1"] + InterceptedHosts.names
 
     private func printBanner(port: UInt16, caPath: String?) {
         let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
