@@ -171,7 +171,7 @@ struct ServeCommand: ParsableCommand {
         if let tlsCert, let tlsKey {
             configuration.tls = try TLSContext(certificatePath: tlsCert, keyPath: tlsKey)
         } else {
-            let directory = dataDir ?? "/tmp/push-emulator-\(getuid())"
+            let directory = dataDir ?? Self.defaultDataDirectory
             let authority = try CertificateAuthority(directory: directory, names: Self.certificateNames + tlsHostname)
             configuration.tls = try TLSContext(authority: authority)
             caPEM = authority.caPEM
@@ -254,6 +254,9 @@ struct ServeCommand: ParsableCommand {
     /// The longest `--offline-limit`: a hundred years, far past any test, and small enough that
     /// the rule's arithmetic in milliseconds cannot overflow.
     static let longestOfflineLimit: Int64 = 36_500 * 86_400
+
+    /// Where the local CA is kept when no `--data-dir` is given.
+    static var defaultDataDirectory: String { "/tmp/push-emulator-\(getuid())" }
 
     /// Names the generated certificate covers: local ones and, for interception mode, the real services'.
     static let certificateNames = ["localhost", "127.0.0.1", "::1"] + InterceptedHosts.names
