@@ -20,13 +20,40 @@ final class OwnedKey: @unchecked Sendable {
     /// (`SubjectPublicKeyInfo`), refusing any that is not on P-256. An encrypted private key is
     /// unreadable (there is no passphrase to give).
     static func read(pem: String) throws(ES256KeyError) -> (key: OwnedKey, isPrivate: Bool) {
-        let isPrivate: Bool
+        let read: (key: OwnedKey, isPrivate: Bool)
+        switch readAnyType(pem: pem) {
+        case .notPEM: throw .notPEM
+        case .unreadable: throw .unreadable
+        case .key(let key, let isPrivate): read = (key, isPrivate)
+        }
+        guard read.key.isP256 else { throw .notP256 }
+        return read
+    }
+
+    /// What `readAnyType(pem:)` found.
+    enum PEMReading {
+        /// No private key, public key or certificate block.
+        case notPEM
+        /// A block OpenSSL cannot read a key from (damaged, or encrypted).
+        case unreadable
+        /// The key, and whether it is a private one.
+        case key(OwnedKey, isPrivate: Bool)
+    }
+
+    /// Reads a key of any type from PEM: a private key (PKCS#8, or a type's own older form), a
+    /// public key (`SubjectPublicKeyInfo`) or a certificate (its subject's public key). An
+    /// encrypted private key is unreadable (there is no passphrase to give).
+    static func readAnyType(pem: String) -> PEMReading {
+        enum Block { case privateKey, publicKey, certificate }
+        let block: Block
         if pem.contains("-----BEGIN PUBLIC KEY-----") {
-            isPrivate = false
+            block = .publicKey
+        } else if pem.contains("-----BEGIN CERTIFICATE-----") {
+            block = .certificate
         } else if pem.contains("PRIVATE KEY-----") {
-            isPrivate = true
+            block = .privateKey
         } else {
-            throw .notPEM
+            return .notPEM
         }
         let bytes = Array(pem.utf8)
         let bio = BIO_new_mem_buf(bytes, Int32(bytes.count))
@@ -34,12 +61,18 @@ final class OwnedKey: @unchecked Sendable {
         // An encrypted key would make OpenSSL's default callback ask for a passphrase on the
         // terminal; this one answers "none" so that the read fails instead.
         let noPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = { _, _, _, _ in 0 }
-        let read = isPrivate ? PEM_read_bio_PrivateKey(bio, nil, noPassphrase, nil) : PEM_read_bio_PUBKEY(bio, nil, noPassphrase, nil)
+        let read: OpaquePointer?
+        switch block {
+        case .privateKey: read = PEM_read_bio_PrivateKey(bio, nil, noPassphrase, nil)
+        case .publicKey: read = PEM_read_bio_PUBKEY(bio, nil, noPassphrase, nil)
+        case .certificate:
+            let certificate = PEM_read_bio_X509(bio, nil, noPassphrase, nil)
+            defer { X509_free(certificate) }
+            read = certificate.flatMap { X509_get_pubkey($0) }
+        }
         ERR_clear_error()
-        guard let read else { throw .unreadable }
-        let key = OwnedKey(taking: read)
-        guard key.isP256 else { throw .notP256 }
-        return (key, isPrivate)
+        guard let read else { return .unreadable }
+        return .key(OwnedKey(taking: read), isPrivate: block == .privateKey)
     }
 
     /// Whether this is an EC key on the P-256 curve (OpenSSL's name for it is prime256v1).
