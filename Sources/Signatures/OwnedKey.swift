@@ -103,6 +103,52 @@ final class OwnedKey: @unchecked Sendable {
         return key.map(OwnedKey.init(taking:))
     }
 
+    /// Whether `signature` is this key's signature of `message` with SHA-256, in the form
+    /// OpenSSL reads for the key type (DER for ECDSA, PKCS#1 v1.5 for RSA).
+    func isValidSHA256Signature(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        let verified = EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1
+            && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+        // A refused signature leaves errors in this thread's OpenSSL queue, where the TLS code
+        // reading SSL_get_error on the same thread would find them.
+        if !verified { ERR_clear_error() }
+        return verified
+    }
+
+    /// This (private) key's signature of `message` with SHA-256, in OpenSSL's form for the key
+    /// type (DER for ECDSA, PKCS#1 v1.5 for RSA). `algorithm` names it in a failure.
+    func sha256Signature(of message: [UInt8], algorithm: String) -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { preconditionFailure("EVP_MD_CTX_new failed: out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        var length = 0
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1,
+              EVP_DigestSign(context, nil, &length, message, message.count) == 1
+        else { preconditionFailure("OpenSSL could not start an \(algorithm) signature") }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
+            preconditionFailure("OpenSSL could not make an \(algorithm) signature")
+        }
+        signature.removeSubrange(length...)
+        return signature
+    }
+
+    /// A new random private key of OpenSSL's `type` (`EVP_PKEY_EC`, `EVP_PKEY_RSA`), its
+    /// parameters set by `configure` on the generation context; `name` names it in a failure.
+    static func generate(type: Int32, name: String, configure: (OpaquePointer) -> Int32) -> OwnedKey {
+        guard let context = EVP_PKEY_CTX_new_id(type, nil) else { preconditionFailure("EVP_PKEY_CTX_new_id failed: out of memory") }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1, configure(context) == 1, EVP_PKEY_keygen(context, &key) == 1, let key
+        else { preconditionFailure("OpenSSL could not generate \(name)") }
+        return OwnedKey(taking: key)
+    }
+
+    /// The key to verify with: the public half of a private key, a public key as it is.
+    static func verifying(_ key: OwnedKey, isPrivate: Bool) -> OwnedKey? {
+        isPrivate ? key.publicHalf() : key
+    }
+
     /// The key in PEM, written by `write` (a `PEM_write_bio_*` function).
     func pem(_ write: (OpaquePointer?, OpaquePointer) -> Int32) -> String {
         guard let bio = BIO_new(BIO_s_mem()) else { preconditionFailure("BIO_new failed: out of memory") }

@@ -12,12 +12,8 @@ public struct RSAPublicKey: Sendable {
     /// Refuses any key that is not RSA.
     public init(pem: String) throws(RSAKeyError) {
         let (key, isPrivate) = try Self.read(pem: pem)
-        if isPrivate {
-            guard let publicHalf = key.publicHalf() else { throw .unreadable }
-            self.key = publicHalf
-        } else {
-            self.key = key
-        }
+        guard let verifying = OwnedKey.verifying(key, isPrivate: isPrivate) else { throw .unreadable }
+        self.key = verifying
     }
 
     init(key: OwnedKey) {
@@ -42,14 +38,7 @@ public struct RSAPublicKey: Sendable {
 
     /// Whether `signature` is this key's RS256 signature of `message`.
     public func isValidSignature(_ signature: [UInt8], of message: [UInt8]) -> Bool {
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        // PKCS#1 v1.5 is the RSA default padding, which RS256 names.
-        let verified = EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1
-            && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
-        // A refused signature leaves errors in this thread's OpenSSL queue, where the TLS code
-        // reading SSL_get_error on the same thread would find them.
-        if !verified { ERR_clear_error() }
-        return verified
+        // PKCS#1 v1.5 is OpenSSL's default RSA padding, the one RS256 names.
+        key.isValidSHA256Signature(signature, of: message)
     }
 }
