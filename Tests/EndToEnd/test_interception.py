@@ -1,6 +1,7 @@
 """Interception as an HTTPS proxy: `CONNECT host:443` for the Google and Apple API hosts opens a
 tunnel into the emulator itself (TLS with its CA's certificate, ALPN h2 and http/1.1), routed by
 path; any other host gets 403, never an open proxy (docs/interception.md)."""
+import json
 import socket
 import subprocess
 import uuid
@@ -10,7 +11,9 @@ import pytest
 import requests
 from firebase_admin import messaging
 
+from conftest import BIN
 from fcm_helpers import PROJECT, Devices, EmulatorCredential
+from test_oauth import new_private_key_pem, service_account_info
 
 pytestmark = pytest.mark.filterwarnings("ignore:Message.token is deprecated:DeprecationWarning")
 
@@ -76,3 +79,35 @@ def test_other_hosts_and_ports_are_refused(emulator, target):
 
 def test_apples_other_port_is_intercepted(emulator):
     assert connect_line(emulator, "api.push.apple.com:2197").startswith(b"HTTP/1.1 200 Connection established")
+
+
+def test_an_unmodified_sdk_with_a_real_service_account_file_needs_only_the_proxy(start_emulator, tmp_path, monkeypatch):
+    """The service-account file as the Cloud console writes it (token_uri Google's), no SDK constant
+    patched: google-auth fetches its token from oauth2.googleapis.com and the SDK sends to
+    fcm.googleapis.com and iid.googleapis.com, all through HTTPS_PROXY into the emulator, which
+    checks the assertion's signature against the same file (--auth strict)."""
+    info = service_account_info(new_private_key_pem())
+    path = tmp_path / "sa.json"
+    path.write_text(json.dumps(info))
+    emu = start_emulator("--auth", "strict", "--service-account", str(path))
+    bundle = tmp_path / "bundle.pem"
+    bundle.write_text(subprocess.run([BIN, "ca", "--bundle", "--data-dir", emu.data_dir],
+                                     capture_output=True, text=True, check=True).stdout)
+    monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{emu.port}")
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(bundle))
+    devices = Devices(emu.http)
+    tokens = [devices.register() for _ in range(3)]
+    app = firebase_admin.initialize_app(firebase_admin.credentials.Certificate(str(path)), name=f"sa-{uuid.uuid4()}")
+    try:
+        name = messaging.send(messaging.Message(token=tokens[0], data={"n": "0"}), app=app)
+        batch = messaging.send_each([messaging.Message(token=t, data={"n": str(i)}) for i, t in enumerate(tokens[1:], 1)], app=app)
+        subscribed = messaging.subscribe_to_topic(tokens, "news", app=app)
+    finally:
+        firebase_admin.delete_app(app)
+    assert name.startswith(f"projects/{PROJECT}/messages/")
+    assert [r.success for r in batch.responses] == [True, True]
+    assert (subscribed.success_count, subscribed.failure_count) == (3, 0)
+    for index, token in enumerate(tokens):
+        [event] = devices.connect(token)
+        assert event["payload"]["n"] == str(index)
+        assert devices.topics(token) == ["news"]
