@@ -1,7 +1,9 @@
 """Interception as an HTTPS proxy: `CONNECT host:443` for the Google and Apple API hosts opens a
 tunnel into the emulator itself (TLS with its CA's certificate, ALPN h2 and http/1.1), routed by
 path; any other host gets 403, never an open proxy (docs/interception.md)."""
+import asyncio
 import json
+import os
 import socket
 import subprocess
 import uuid
@@ -111,3 +113,54 @@ def test_an_unmodified_sdk_with_a_real_service_account_file_needs_only_the_proxy
         [event] = devices.connect(token)
         assert event["payload"]["n"] == str(index)
         assert devices.topics(token) == ["news"]
+
+
+def test_by_host_name_the_async_sender_too(start_emulator, tmp_path, monkeypatch):
+    """Google's names resolved to the emulator inside this process (as a hosts file or compose
+    network aliases make them), the emulator on port 443 as the SDKs' URLs need: the way in for
+    send_each_async, whose httpx client ignores proxies."""
+    if os.geteuid() != 0 and int(open("/proc/sys/net/ipv4/ip_unprivileged_port_start").read()) > 443:
+        pytest.skip("port 443 needs root or CAP_NET_BIND_SERVICE")
+    info = service_account_info(new_private_key_pem())
+    path = tmp_path / "sa.json"
+    path.write_text(json.dumps(info))
+    emu = start_emulator("--auth", "strict", "--service-account", str(path), "--port", "443")
+    assert emu.port == 443
+    bundle = tmp_path / "bundle.pem"
+    bundle.write_text(subprocess.run([BIN, "ca", "--bundle", "--data-dir", emu.data_dir],
+                                     capture_output=True, text=True, check=True).stdout)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(bundle))
+    monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
+    for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    google_hosts = {"fcm.googleapis.com", "iid.googleapis.com", "oauth2.googleapis.com"}
+    resolve = socket.getaddrinfo
+
+    def to_emulator(host, port, *rest, **named):
+        # httpx (through anyio) asks with the IDNA-encoded name as bytes.
+        if (host.decode() if isinstance(host, bytes) else host) in google_hosts:
+            return resolve("127.0.0.1", port, *rest, **named)
+        return resolve(host, port, *rest, **named)
+
+    monkeypatch.setattr(socket, "getaddrinfo", to_emulator)
+    devices = Devices(emu.http)
+    tokens = [devices.register() for _ in range(4)]
+    app = firebase_admin.initialize_app(firebase_admin.credentials.Certificate(str(path)), name=f"names-{uuid.uuid4()}")
+    # The SDK's httpx client stays bound to the loop that opened it, which delete_app closes it from.
+    loop = asyncio.new_event_loop()
+    try:
+        name = messaging.send(messaging.Message(token=tokens[0], data={"n": "0"}), app=app)
+        batch = messaging.send_each([messaging.Message(token=tokens[1], data={"n": "1"})], app=app)
+        async_batch = loop.run_until_complete(messaging.send_each_async(
+            [messaging.Message(token=t, data={"n": str(i)}) for i, t in enumerate(tokens[2:], 2)], app=app))
+        subscribed = messaging.subscribe_to_topic(tokens, "news", app=app)
+    finally:
+        firebase_admin.delete_app(app)
+        loop.close()
+    assert name.startswith(f"projects/{PROJECT}/messages/")
+    assert [r.success for r in batch.responses] == [True]
+    assert [r.success for r in async_batch.responses] == [True, True], [r.exception for r in async_batch.responses]
+    assert subscribed.success_count == 4
+    for index, token in enumerate(tokens):
+        [event] = devices.connect(token)
+        assert event["payload"]["n"] == str(index)
