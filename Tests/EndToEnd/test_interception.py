@@ -164,3 +164,18 @@ def test_by_host_name_the_async_sender_too(start_emulator, tmp_path, monkeypatch
     for index, token in enumerate(tokens):
         [event] = devices.connect(token)
         assert event["payload"]["n"] == str(index)
+
+
+@pytest.mark.parametrize("route", ["--proxy", "--connect-to"])
+def test_curl_verifies_the_certificate_and_sends(emulator, route):
+    # No -k: curl checks the certificate for fcm.googleapis.com against the emulator's CA.
+    via = (["--proxy", f"http://127.0.0.1:{emulator.port}"] if route == "--proxy"
+           else ["--connect-to", f"fcm.googleapis.com:443:127.0.0.1:{emulator.port}"])
+    out = subprocess.run(
+        ["curl", "-sS", "--cacert", emulator.ca, *via, "-w", "\\n%{http_code} %{ssl_verify_result}",
+         "https://fcm.googleapis.com/v1/projects/demo/messages:send", "-H", "Authorization: Bearer t",
+         "-d", '{"message":{"topic":"news","notification":{"title":"hi"}}}'],
+        capture_output=True, text=True, timeout=30)
+    body, status = out.stdout.rsplit("\n", 1)
+    assert status == "200 0", out.stdout + out.stderr
+    assert body.startswith('{"name":"projects/demo/messages/'), body
