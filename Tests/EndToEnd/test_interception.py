@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import subprocess
+import time
 import uuid
 
 import firebase_admin
@@ -179,3 +180,28 @@ def test_curl_verifies_the_certificate_and_sends(emulator, route):
     body, status = out.stdout.rsplit("\n", 1)
     assert status == "200 0", out.stdout + out.stderr
     assert body.startswith('{"name":"projects/demo/messages/'), body
+
+
+def test_pyfcm_refreshes_its_token_on_access_token_expired(start_emulator, tmp_path, monkeypatch):
+    """PyFCM keeps its Authorization header for 30 minutes whatever the token's lifetime; when the
+    emulator answers ACCESS_TOKEN_EXPIRED it fetches a new token and resends, by itself."""
+    from pyfcm import FCMNotification
+    path = tmp_path / "sa.json"
+    path.write_text(json.dumps(service_account_info(new_private_key_pem())))
+    emu = start_emulator("--auth", "strict", "--service-account", str(path), "--access-token-lifetime", "1")
+    monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{emu.port}")
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", emu.ca)
+    devices = Devices(emu.http)
+    tokens = [devices.register() for _ in range(2)]
+    fcm = FCMNotification(service_account_file=str(path), project_id=PROJECT)
+    first = fcm.notify(fcm_token=tokens[0], notification_title="first")
+    time.sleep(2)  # past the 1-second lifetime, on the real clock
+    second = fcm.notify(fcm_token=tokens[1], notification_title="second")
+    assert first["name"].startswith(f"projects/{PROJECT}/messages/")
+    assert second["name"].startswith(f"projects/{PROJECT}/messages/")
+    for token, title in zip(tokens, ["first", "second"]):
+        [event] = devices.connect(token)
+        assert event["payload"]["aps"]["alert"]["title"] == title
+    log = emu.stderr()
+    assert log.count('"POST /token HTTP/1.1" 200') == 2, log[-3000:]
+    assert log.count(f'"POST /v1/projects/{PROJECT}/messages:send HTTP/1.1" 401') == 1, log[-3000:]
