@@ -135,6 +135,10 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
                 case .body(let chunk):
                     body += chunk
                 case .end:
+                    if head?.method == "CONNECT", let interceptsTunnel = connection.context.configuration.interceptsTunnel {
+                        answerConnect(interceptsTunnel, pendingInput: bytes.count - offset)
+                        return bytes.count
+                    }
                     if let upgraded = dispatch() {
                         upgraded.receive(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
                         return bytes.count
@@ -156,6 +160,37 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         case .notImplemented(let what): return "Not implemented: \(what)."
         case .versionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 requests are accepted here (HTTP/2 needs the connection preface)."
         }
+    }
+
+    /// `CONNECT host:port`: a tunnel into this server for a host it intercepts, 403 for others.
+    private func answerConnect(_ interceptsTunnel: @Sendable (String, Int) -> Bool, pendingInput: Int) {
+        guard let requestHead = head else { return }
+        head = nil
+        let startedAt = requestStartedAt ?? MonotonicClock.now()
+        requestStartedAt = nil
+        let request = HTTPRequest(
+            method: "CONNECT", target: requestHead.target, version: .http1_1, isSecure: connection.isSecure,
+            authority: requestHead.target, remoteAddress: connection.remoteAddress)
+        let context = connection.context
+        // authority-form: host:port, the host possibly a bracketed IPv6 address.
+        let target = requestHead.target
+        let colon = target.lastIndex(of: ":")
+        let host = colon.map { String(target[..<$0]) } ?? target
+        let port = colon.flatMap { Int(target[target.index(after: $0)...]) } ?? 443
+        guard !connection.isSecure, interceptsTunnel(host.lowercased(), port) else {
+            context.log(request, status: 403, startedAt: startedAt)
+            let message = connection.isSecure
+                ? "CONNECT is taken on the emulator's plain port only."
+                : "The emulator tunnels only the Google and Apple API hosts it stands in for; \(target) is not one (docs/interception.md)."
+            write(context.configuration.errorResponse(403, message), version: .http1_1, keepAlive: false, isHead: false)
+            stopped = true
+            connection.closeAfterFlush()
+            return
+        }
+        context.log(request, status: 200, startedAt: startedAt)
+        stopped = true
+        connection.send(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+        connection.openTunnel(pendingInput: pendingInput)
     }
 
     /// Answers a request the server cannot parse, then closes.

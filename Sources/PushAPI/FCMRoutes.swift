@@ -5,7 +5,7 @@ import PushCore
 /// `POST /v1/projects/{project}/messages:send` — FCM HTTP v1.
 struct FCMRoutes {
     let core: PushEmulatorCore
-    let auth: AuthMode
+    let auth: RequestAuthenticator
 
     func register(in router: inout Router) {
         router.add("POST", "/v1/projects/{project}/messages:send") { request in send(request) }
