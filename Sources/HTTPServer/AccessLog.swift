@@ -1,60 +1,46 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Logging
 
-/// One loop's access log: lines are buffered and written once per batch of events, so logging
-/// costs one write per batch rather than one per request.
+/// One loop's access log: one swift-log event per request, written by `AccessLogHandler` into
+/// the loop's buffered lines (see docs/ARCHITECTURE.md). Confined to the loop's thread.
 final class AccessLog {
-    private let format: AccessLogFormat
-    private let fd: Int32
-    private var buffer: [UInt8] = []
+    /// The metadata keys of a request's event, in the order the JSON format writes them.
+    enum Field: String, CaseIterable {
+        case remote, method, path, `protocol`, status, bytes, durationMs
+    }
+
+    private let logger: Logger
+    private let lines: AccessLogLines
 
     init(format: AccessLogFormat, fd: Int32) {
-        self.format = format
-        self.fd = fd
-        buffer.reserveCapacity(16_384)
+        let lines = AccessLogLines(fd: fd)
+        self.lines = lines
+        logger = Logger(label: "push-emulator.access") { _ in AccessLogHandler(format: format, lines: lines) }
     }
 
     func record(_ request: HTTPRequest, status: Int, bytes: Int, startedAt: UInt64) {
         let micros = (MonotonicClock.now() &- startedAt) / 1000
-        let duration = "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())ms"
         let target = request.query.isEmpty ? request.path : request.path + "?" + request.query
-        switch format {
-        case .text:
-            buffer += "\(request.remoteAddress) \"\(request.method) \(target) \(request.version.rawValue)\" \(status) \(bytes) \(duration)\n".utf8
-        case .json:
-            buffer += "{\"remote\":\(Self.quoted(request.remoteAddress)),\"method\":\(Self.quoted(request.method)),\"path\":\(Self.quoted(target)),\"protocol\":\"\(request.version.rawValue)\",\"status\":\(status),\"bytes\":\(bytes),\"durationMs\":\(Double(micros) / 1000)}\n".utf8
-        }
-        if buffer.count > 65_536 { flush() }
+        logger.info("request", metadata: [
+            Field.remote.rawValue: .string(request.remoteAddress),
+            Field.method.rawValue: .string(request.method),
+            Field.path.rawValue: .string(target),
+            Field.protocol.rawValue: .string(request.version.rawValue),
+            Field.status.rawValue: .stringConvertible(status),
+            Field.bytes.rawValue: .stringConvertible(bytes),
+            Field.durationMs.rawValue: .stringConvertible(Milliseconds(micros: micros)),
+        ])
     }
 
+    /// Writes out the lines logged since the last flush (the loop calls this after each batch).
     func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += "\\u00" + String(scalar.value, radix: 16).leftPadded
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        lines.flush()
     }
 }
 
-extension String {
-    fileprivate var leftPadded: String { count < 2 ? "0" + self : self }
+/// A duration in milliseconds with three decimals (`0.120`): as the text line shows it, and a
+/// JSON number as it stands.
+private struct Milliseconds: CustomStringConvertible, Sendable {
+    let micros: UInt64
+
+    var description: String { "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())" }
 }

@@ -71,6 +71,11 @@ public struct EmulatorApp: Sendable {
         DeviceRoutes(core: core, streams: streams, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
         EmulatorRoutes(core: core, streams: streams).register(in: &router)
         APNsRoutes(core: core, settings: settings.apns).register(in: &router)
+        let metrics = MetricsEndpoint(core: core)
+        metrics.register(in: &router)
+        router.observer = { [requests = metrics.requests] route, method, status in
+            requests.record(route: route, method: method, status: status)
+        }
         self.router = router
         self.core = core
     }
