@@ -16,9 +16,10 @@ final class AccessLogLines: @unchecked Sendable {
         buffer.reserveCapacity(16_384)
     }
 
-    /// Adds a line (with its newline); writes out the buffer when it has grown large.
+    /// Adds a line and its newline; writes out the buffer when it has grown large.
     func append(_ line: String) {
         buffer += line.utf8
+        buffer.append(UInt8(ascii: "\n"))
         if buffer.count > 65_536 { flush() }
     }
 

@@ -24,10 +24,18 @@ final class RequestMetrics: Sendable {
     /// client cannot make up label values.
     private static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "OTHER"]
 
+    /// One (method, status) of a route, with its counters.
+    private struct Entry: Sendable {
+        /// The method's position in `methods` and the status, in one integer.
+        let methodAndStatus: Int
+        let counters: Counters
+    }
+
     private let factory: any MetricsFactory
-    /// By `key(...)`: one integer, because hashing the template and method strings on every
-    /// request cost the send path about 3% (docs/performance.md).
-    private let counters = Locked<[Int: Counters]>([:])
+    /// By route number + 1 (0 for unmatched paths): the (method, status) pairs seen on the route,
+    /// a few each, found by a scan. Hashing the template and method strings on every request cost
+    /// the send path about 3%, and hashing one integer still over 1% (docs/performance.md).
+    private let counters = Locked<[[Entry]]>([])
 
     /// Counts through `factory` (the emulator's Prometheus registry).
     init(factory: any MetricsFactory) {
@@ -37,12 +45,15 @@ final class RequestMetrics: Sendable {
     /// Counts one answered request.
     func record(route: MatchedRoute, method: String, status: Int) {
         let methodNumber = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
-        // Route numbers start at -1 (unmatched); statuses are three digits.
-        let key = (route.number + 1) << 16 | methodNumber << 10 | min(max(status, 0), 1023)
+        let slot = route.number + 1
+        let methodAndStatus = methodNumber << 32 | status
         let found = counters.withLock { counters in
-            if let found = counters[key] { return found }
+            if slot < counters.count, let entry = counters[slot].first(where: { $0.methodAndStatus == methodAndStatus }) {
+                return entry.counters
+            }
             let made = makeCounters(template: route.template, method: Self.methods[methodNumber], status: status)
-            counters[key] = made
+            while counters.count <= slot { counters.append([]) }
+            counters[slot].append(Entry(methodAndStatus: methodAndStatus, counters: made))
             return made
         }
         found.requests.increment()
