@@ -46,7 +46,9 @@ final class Connection: LoopHandler {
     private var wantsWritable = false
     private var closeWhenFlushed = false
     private var lastActivity: UInt64
-    private let acceptedAt: UInt64
+    /// When the connection was accepted, or its tunnel opened: the TLS handshake must end in
+    /// the header timeout from then.
+    private var acceptedAt: UInt64
 
     init(fd: Int32, context: LoopContext) {
         self.fd = fd
@@ -57,8 +59,15 @@ final class Connection: LoopHandler {
         try? Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     }
 
-    /// What routes keep on this connection; made at its first request, when the TLS host name is known.
-    private(set) lazy var session = ConnectionSession(serverName: tls?.serverName)
+    /// What routes keep on this connection; made at its first request, when the TLS host name is
+    /// known, and made anew for the TLS connection inside a tunnel.
+    var session: ConnectionSession {
+        if let madeSession { return madeSession }
+        let made = ConnectionSession(serverName: tls?.serverName)
+        madeSession = made
+        return made
+    }
+    private var madeSession: ConnectionSession?
 
     var isSecure: Bool { tls != nil }
     var isClosed: Bool { if case .closed = phase { true } else { false } }
@@ -192,6 +201,21 @@ final class Connection: LoopHandler {
         phase = .active(proto)
         proto.fillOutput()
         flush()
+    }
+
+    /// Turns an HTTP/1.1 connection whose `CONNECT` was answered `200` into a new TLS
+    /// connection of this server, as if just accepted (HTTPS-proxy interception). The answer must
+    /// reach the socket before TLS starts; a client that sent bytes before reading it (none does)
+    /// or a socket that would not take the answer at once is closed instead.
+    func openTunnel(pendingInput: Int) {
+        flush()
+        guard pendingInput == 0, pendingOutput == 0, !isClosed, tls == nil, let tlsContext = context.configuration.tls,
+              let session = try? TLSSession(context: tlsContext, fd: fd)
+        else { return close() }
+        tls = session
+        madeSession = nil
+        acceptedAt = MonotonicClock.now()
+        phase = .handshaking(session)
     }
 
     /// Swaps the protocol (HTTP/1.1 → HTTP/2 after `Upgrade: h2c`).

@@ -15,6 +15,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     private var body: [UInt8] = []
     private var requestStartedAt: UInt64?
     private var streaming: ResponseStream?
+    /// The answer being waited for (a deferred response); later requests wait behind it.
+    private var awaiting: DeferredResponse?
     private var streamingChunked = false
     private var streamingKeepAlive = false
     private var stopped = false
@@ -32,10 +34,10 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !stopped else { return }
-        if streaming != nil || !stash.isEmpty {
+        if streaming != nil || awaiting != nil || !stash.isEmpty {
             stash += bytes
             if stash.count > Self.stashLimit { connection.close() }
-            if streaming == nil { processStash() }
+            if streaming == nil && awaiting == nil { processStash() }
             return
         }
         let consumed = process(bytes)
@@ -62,11 +64,13 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         return false
     }
 
-    var isStreaming: Bool { streaming != nil }
+    var isStreaming: Bool { streaming != nil || awaiting != nil }
 
     func peerClosed() {
         streaming?.clientLeft()
         streaming = nil
+        awaiting?.cancel()
+        awaiting = nil
         stopped = true
     }
 
@@ -74,7 +78,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         shuttingDown = true
         if let streaming {
             streaming.finish()
-        } else if head == nil && !parser.isMidRequest {
+        } else if head == nil && !parser.isMidRequest && awaiting == nil {
             stopped = true
             connection.closeAfterFlush()
         }
@@ -83,6 +87,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     func connectionClosed() {
         streaming?.clientLeft()
         streaming = nil
+        awaiting?.cancel()
+        awaiting = nil
         stopped = true
     }
 
@@ -106,7 +112,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     /// returns how many bytes were used.
     private func process(_ bytes: UnsafeRawBufferPointer) -> Int {
         var offset = 0
-        while offset < bytes.count && !stopped && streaming == nil {
+        while offset < bytes.count && !stopped && streaming == nil && awaiting == nil {
             if head == nil && !parser.isMidRequest && requestStartedAt == nil {
                 requestStartedAt = MonotonicClock.now()
             }
@@ -129,6 +135,10 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
                 case .body(let chunk):
                     body += chunk
                 case .end:
+                    if head?.method == "CONNECT", let interceptsTunnel = connection.context.configuration.interceptsTunnel {
+                        answerConnect(interceptsTunnel, pendingInput: bytes.count - offset)
+                        return bytes.count
+                    }
                     if let upgraded = dispatch() {
                         upgraded.receive(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
                         return bytes.count
@@ -150,6 +160,37 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         case .notImplemented(let what): return "Not implemented: \(what)."
         case .versionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 requests are accepted here (HTTP/2 needs the connection preface)."
         }
+    }
+
+    /// `CONNECT host:port`: a tunnel into this server for a host it intercepts, 403 for others.
+    private func answerConnect(_ interceptsTunnel: @Sendable (String, Int) -> Bool, pendingInput: Int) {
+        guard let requestHead = head else { return }
+        head = nil
+        let startedAt = requestStartedAt ?? MonotonicClock.now()
+        requestStartedAt = nil
+        let request = HTTPRequest(
+            method: "CONNECT", target: requestHead.target, version: .http1_1, isSecure: connection.isSecure,
+            authority: requestHead.target, remoteAddress: connection.remoteAddress)
+        let context = connection.context
+        // authority-form: host:port, the host possibly a bracketed IPv6 address.
+        let target = requestHead.target
+        let colon = target.lastIndex(of: ":")
+        let host = colon.map { String(target[..<$0]) } ?? target
+        let port = colon.flatMap { Int(target[target.index(after: $0)...]) } ?? 443
+        guard !connection.isSecure, interceptsTunnel(host.lowercased(), port) else {
+            context.log(request, status: 403, startedAt: startedAt)
+            let message = connection.isSecure
+                ? "CONNECT is taken on the emulator's plain port only."
+                : "The emulator tunnels only the Google and Apple API hosts it stands in for; \(target) is not one (docs/interception.md)."
+            write(context.configuration.errorResponse(403, message), version: .http1_1, keepAlive: false, isHead: false)
+            stopped = true
+            connection.closeAfterFlush()
+            return
+        }
+        context.log(request, status: 200, startedAt: startedAt)
+        stopped = true
+        connection.send(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+        connection.openTunnel(pendingInput: pendingInput)
     }
 
     /// Answers a request the server cannot parse, then closes.
@@ -199,6 +240,15 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     }
 
     private func write(_ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool) {
+        if case .deferred(let start) = response.body {
+            // The cycle through the closure ends when the answer comes or the client leaves.
+            let later = DeferredResponse(loop: connection.context.loop) { [self] answer in
+                answerLater(answer, version: version, keepAlive: keepAlive, isHead: isHead)
+            }
+            awaiting = later
+            start(later)
+            return
+        }
         var keepAlive = keepAlive
         var text = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(response.status))\r\n"
         response.headers.withFieldBytes { fields in
@@ -211,6 +261,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         case .bytes(let bytes):
             text += "content-length: \(bytes.count)\r\n"
             bodyBytes = bytes
+        case .deferred:
+            return  // Taken care of above.
         case .stream:
             if version == .http1_1 {
                 text += "transfer-encoding: chunked\r\n"
@@ -232,6 +284,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
                 stopped = true
                 connection.closeAfterFlush()
             }
+        case .deferred:
+            break
         case .stream(let start):
             if isHead {
                 ResponseStream.startClosed(start, sink: self, loop: connection.context.loop)
@@ -244,6 +298,21 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             streaming = stream
             start(stream)
         }
+    }
+
+    /// The deferred answer came: send it, then carry on with the requests read meanwhile.
+    private func answerLater(_ response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool) {
+        awaiting = nil
+        guard !stopped else { return }
+        write(response, version: version, keepAlive: keepAlive && !shuttingDown, isHead: isHead)
+        if streaming == nil && awaiting == nil && !stopped {
+            processStash()
+            if shuttingDown && head == nil && !parser.isMidRequest && streaming == nil && awaiting == nil && !stopped {
+                stopped = true
+                connection.closeAfterFlush()
+            }
+        }
+        connection.flush()
     }
 
     /// Headers the server writes itself from the body and the connection's state.

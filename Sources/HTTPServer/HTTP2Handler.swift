@@ -197,7 +197,7 @@ final class HTTP2Handler: ConnectionProtocol {
         }
         return expired
     }
-    var isStreaming: Bool { streams.contains { $0.responseStream != nil } }
+    var isStreaming: Bool { streams.contains { $0.responseStream != nil || $0.deferred != nil } }
 
     func peerClosed() {
         finishAllStreams()
@@ -238,6 +238,10 @@ final class HTTP2Handler: ConnectionProtocol {
         for stream in streams {
             stream.responseStream?.clientLeft()
             stream.responseStream = nil
+            if let deferred = stream.deferred {
+                deferred.cancel()
+                stream.deferred = nil
+            }
         }
     }
 
@@ -381,6 +385,10 @@ final class HTTP2Handler: ConnectionProtocol {
             responseStream.clientLeft()
             stream.responseStream = nil
         }
+        if let deferred = stream.deferred {
+            deferred.cancel()
+            stream.deferred = nil
+        }
         stream.handler = nil
         // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
         if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
@@ -429,6 +437,18 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func submit(_ response: HTTPResponse, for stream: HTTP2Stream, head: Bool) {
+        if case .deferred(let start) = response.body {
+            // The cycle through the closure ends when the answer comes or the stream closes.
+            let later = DeferredResponse(loop: connection.context.loop) { [self] answer in
+                guard stream.deferred != nil, stream.slot != nil, stream.handler === self else { return }
+                stream.deferred = nil
+                submit(answer, for: stream, head: head)
+                connection.flush()
+            }
+            stream.deferred = later
+            start(later)
+            return
+        }
         let contentLength: Int?
         var hasBody = true
         switch response.body {
@@ -442,6 +462,8 @@ final class HTTP2Handler: ConnectionProtocol {
             contentLength = nil
             stream.bodyComplete = head
             hasBody = !head
+        case .deferred:
+            return  // Taken care of above.
         }
         // The stream is the data source: `streams` keeps it alive for as long as nghttp2 may read.
         var provider = nghttp2_data_provider(

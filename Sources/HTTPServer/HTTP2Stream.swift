@@ -25,6 +25,8 @@ final class HTTP2Stream: ResponseStreamSink {
     var bodyComplete = true
     /// The streaming body, while one is open.
     var responseStream: ResponseStream?
+    /// The answer being waited for, while the handler defers it.
+    var deferred: DeferredResponse?
     /// Body bytes ever queued in `pending`, and ever copied into DATA frames.
     var queuedTotal: UInt64 = 0
     var framedTotal: UInt64 = 0
@@ -58,6 +60,7 @@ final class HTTP2Stream: ResponseStreamSink {
         if !pending.isEmpty { pending.removeAll() }
         bodyComplete = true
         if responseStream != nil { responseStream = nil }
+        if deferred != nil { deferred = nil }
         queuedTotal = 0
         framedTotal = 0
         isStreamed = false

@@ -8,6 +8,10 @@ public struct HTTPResponse: Sendable {
         /// headers have been sent, on the connection's loop; it may keep the stream and write to it
         /// from any thread until it calls `finish()` or the client leaves.
         case stream(@Sendable (ResponseStream) -> Void)
+        /// No answer yet: the whole response (status, headers, body) comes later through
+        /// `DeferredResponse.respond`. The closure runs on the connection's loop once the
+        /// handler has returned. Made with `HTTPResponse.deferred`.
+        case deferred(@Sendable (DeferredResponse) -> Void)
     }
 
     /// The status code.
@@ -22,6 +26,14 @@ public struct HTTPResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A response given later, without holding the loop: `start` gets the `DeferredResponse`
+    /// to answer through (e.g. from a task scheduled on its loop). HTTP/1.1 answers pipelined
+    /// requests in order, so later requests on the same connection wait for it; other HTTP/2
+    /// streams and other connections do not.
+    public static func deferred(_ start: @escaping @Sendable (DeferredResponse) -> Void) -> HTTPResponse {
+        HTTPResponse(status: 0, body: .deferred(start))
     }
 
     /// A response with a JSON body.

@@ -27,13 +27,25 @@ final class LoopContext {
         guard let accessLog else { return handler(request) }
         // The log needs the request after the handler: only then is it copied.
         let response = handler(copy request)
-        let size: Int
-        switch response.body {
-        case .bytes(let bytes): size = bytes.count
-        case .stream: size = 0
+        if case .deferred(let start) = response.body {
+            // Logged when the answer comes, with its status.
+            let log = LoopBound(accessLog, loop: loop)
+            let request = LoopBound(copy request, loop: loop)
+            return .deferred { later in
+                start(later.observed { answer in
+                    log.value.record(request.value, status: answer.status, bytes: Self.bodySize(answer), startedAt: startedAt)
+                })
+            }
         }
-        accessLog.record(request, status: response.status, bytes: size, startedAt: startedAt)
+        accessLog.record(request, status: response.status, bytes: Self.bodySize(response), startedAt: startedAt)
         return response
+    }
+
+    private static func bodySize(_ response: HTTPResponse) -> Int {
+        switch response.body {
+        case .bytes(let bytes): bytes.count
+        case .stream, .deferred: 0
+        }
     }
 
     /// Logs a request the server answered itself (protocol errors).

@@ -144,6 +144,12 @@ public struct Router: Sendable {
         guard let observer else { return route(request).response }
         let method = request.method
         let (response, matched) = route(request)
+        if case .deferred(let start) = response.body {
+            // Told when the answer comes, with its status.
+            return .deferred { later in
+                start(later.observed { answer in observer(matched, method, answer.status) })
+            }
+        }
         observer(matched, method, response.status)
         return response
     }

@@ -16,6 +16,11 @@ public struct ServerConfiguration: Sendable {
     /// name the client asked for in TLS (nil: no TLS or no SNI); nil keeps `maxConcurrentStreams`.
     /// Routes may change it later through `ConnectionSession.limitConcurrentStreams(to:)`.
     public var initialConcurrentStreams: (@Sendable (_ serverName: String?) -> UInt32?)? = nil
+    /// Which `CONNECT host:port` requests open a tunnel (HTTPS-proxy interception): true
+    /// answers `200 Connection established` and serves the tunnel as a new TLS connection of this
+    /// server (its certificate must name the host); false answers 403. nil: CONNECT is refused
+    /// with 405, as for any method no route takes.
+    public var interceptsTunnel: (@Sendable (_ host: String, _ port: Int) -> Bool)? = nil
     /// Seconds a connection may sit with nothing in flight before it is closed.
     public var idleTimeoutSeconds: Double = 120
     /// Seconds a client has to complete the TLS handshake and each request's header block.

@@ -49,6 +49,30 @@ enum Socket {
         try syscall("recv(MSG_PEEK)") { Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_PEEK)) }
     }
 
+    /// Opens a blocking connection to `host:port`; reads and writes on it give up after
+    /// `timeoutSeconds` (a health probe's client, not the server's).
+    static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(SystemError) -> Int32 {
+        let address = try SocketAddress.resolve(host: host, port: port)
+        let fd = try blockingSyscall("socket") {
+            Glibc.socket(Int32(address.family), Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        }
+        do {
+            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+                try blockingSyscall("setsockopt") {
+                    Glibc.setsockopt(fd, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                }
+            }
+            _ = try address.withSockAddr { pointer, length throws(SystemError) in
+                try blockingSyscall("connect \(host):\(port)") { Glibc.connect(fd, pointer, length) }
+            }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        return fd
+    }
+
     /// Sets an integer socket option.
     static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) throws(SystemError) {
         var value = value

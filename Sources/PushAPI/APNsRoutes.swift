@@ -73,19 +73,43 @@ struct APNsRoutes {
         } catch {
             return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
+        let isProduction = APNsHost.isProduction(
+            request.authority ?? request.headers["host"] ?? request.connection?.serverName)
+        let fired = core.fireFault(
+            project: project, on: .apns(deviceToken: apnsRequest.deviceToken, pushType: apnsRequest.pushType))
+        guard let fired else {
+            return perform(project: project, apnsRequest, givenID: givenID, body: request.body, isProduction: isProduction)
+        }
+        let body = request.body
+        let core = core
+        let checked = apnsRequest
+        return FaultAnswer.respond(after: fired.delayMilliseconds) { [self] in
+            guard case .apns(let reason)? = fired.error else {
+                return perform(project: project, checked, givenID: givenID, body: body, isProduction: isProduction)
+            }
+            return APNsErrorResponse.make(
+                reason, apnsID: givenID ?? APNsErrorResponse.generatedID(), unregisteredSince: core.now,
+                retryAfterSeconds: fired.retryAfterSeconds)
+        }
+    }
+
+    /// Queues the notification once every check passed and no fault stands in the way.
+    private func perform(
+        project: String, _ apnsRequest: APNsRequest, givenID: String?, body: [UInt8], isProduction: Bool
+    ) -> HTTPResponse {
         var generatedID: String?
         let outcome = core.send(
             project: project, target: .apnsToken(apnsRequest.deviceToken), origin: .apns,
-            requestBody: request.body, implicitBundleID: apnsRequest.bundleID
+            requestBody: body, implicitBundleID: apnsRequest.bundleID
         ) { (context: DeliveryContext) -> Result<APNsNotification, APNsReason> in
             if givenID == nil { generatedID = context.apnsID }
-            return .success(apnsRequest.notification(payload: request.body, context: context))
+            return .success(apnsRequest.notification(payload: body, context: context))
         }
         let apnsID = givenID ?? generatedID ?? APNsErrorResponse.generatedID()
         switch consume outcome {
         case .accepted:
             var headers: HTTPHeaders = ["apns-id": apnsID]
-            if !APNsHost.isProduction(request.authority ?? request.headers["host"] ?? request.connection?.serverName) {
+            if !isProduction {
                 headers.add("apns-unique-id", uniqueIDs.next())
             }
             return HTTPResponse(status: 200, headers: headers)

@@ -70,6 +70,7 @@ public struct EmulatorApp: Sendable {
         InstanceIDRoutes(core: core, auth: settings.auth).register(in: &router)
         DeviceRoutes(core: core, streams: streams, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
         EmulatorRoutes(core: core, streams: streams).register(in: &router)
+        FaultRoutes(core: core).register(in: &router)
         APNsRoutes(core: core, settings: settings.apns).register(in: &router)
         let metrics = MetricsEndpoint(core: core)
         metrics.register(in: &router)

@@ -35,6 +35,32 @@ struct FCMRoutes {
             return GoogleErrorResponse.make(
                 .fcmMessageTooBig(byteCount: message.topicPayloadByteCount, limit: FCMMessage.topicPayloadSizeLimit))
         }
+        if let fired = core.fireFault(project: project, on: .fcm(target)) {
+            return answer(fired, project: project, target: target, sendRequest: sendRequest, body: request.body)
+        }
+        return Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: request.body)
+    }
+
+    /// A fired fault's answer (docs/faults.md): FCM's error for its code, or, for a pure
+    /// delay, the send itself — after the delay, when there is one.
+    private func answer(
+        _ fired: FiredFault, project: String, target: MessageTarget, sendRequest: FCMSendRequest, body: [UInt8]
+    ) -> HTTPResponse {
+        let core = core
+        return FaultAnswer.respond(after: fired.delayMilliseconds) {
+            guard case .fcm(let code)? = fired.error else {
+                return Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: body)
+            }
+            let toDevice = if case .token = target { true } else if case .fid = target { true } else { false }
+            return GoogleErrorResponse.make(.fcm(code, toDevice: toDevice, retryAfterSeconds: fired.retryAfterSeconds))
+        }
+    }
+
+    /// The send once the request is checked and no fault stands in the way.
+    private static func perform(
+        core: PushEmulatorCore, project: String, target: MessageTarget, sendRequest: FCMSendRequest, body: [UInt8]
+    ) -> HTTPResponse {
+        let message = sendRequest.message
         if sendRequest.validateOnly {
             let checked = core.checkSend(project: project, target: target) { context in
                 FCMToApple.notification(for: message, context: context)
@@ -46,7 +72,7 @@ struct FCMRoutes {
             case .failure(let error): return GoogleErrorResponse.make(error)
             }
         }
-        let outcome = core.send(project: project, target: target, origin: .fcm, requestBody: request.body) { context in
+        let outcome = core.send(project: project, target: target, origin: .fcm, requestBody: body) { context in
             FCMToApple.notification(for: message, context: context)
         }
         // Taken apart rather than copied from: only the name is needed.

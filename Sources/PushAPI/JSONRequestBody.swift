@@ -30,6 +30,38 @@ struct JSONRequestBody {
         self.object = object
     }
 
+    /// Reads a JSON object that is already parsed (a nested field), rejecting unknown keys;
+    /// `path` prefixes the keys in error messages.
+    init(object: JSONObject, allowedKeys: Set<String>, path: String) throws(GoogleError) {
+        for key in object.keys where !allowedKeys.contains(key) {
+            let description = "Unknown name \"\(key)\" at '\(path)': Cannot find field."
+            throw GoogleError.invalidArgument(
+                "Invalid JSON payload received. " + description,
+                fieldViolations: [GoogleFieldViolation(field: path, description: description)])
+        }
+        self.object = object
+    }
+
+    /// An object field, or nil when absent or null.
+    func object(_ key: String) throws(GoogleError) -> JSONObject? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .object(let value)?: return value
+        case let other?: throw Self.typeError(key, "TYPE_MESSAGE", other)
+        }
+    }
+
+    /// A number field (any JSON number), or nil when absent or null.
+    func double(_ key: String) throws(GoogleError) -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let text)?:
+            guard let value = Double(text) else { throw Self.typeError(key, "TYPE_DOUBLE", .number(text)) }
+            return value
+        case let other?: throw Self.typeError(key, "TYPE_DOUBLE", other)
+        }
+    }
+
     /// A string field, or nil when absent or null.
     func string(_ key: String) throws(GoogleError) -> String? {
         switch object[key] {

@@ -32,6 +32,8 @@ struct ProjectState: Sendable {
     var streams: [String: [StreamSubscriber]] = [:]
     /// Every topic that ever had a subscriber, by name.
     var topics: [String: TopicRecord] = [:]
+    /// Faults injected into this project's sends (docs/faults.md).
+    var faults = FaultTable()
     var nextTopicSequence = 1
     var nextSubscriptionSequence = 1
     private var nextDeviceSequence = 1

@@ -1,11 +1,14 @@
 import ByteCoding
 import Locking
+import Synchronization
 
 /// The emulator's domain behind one lock: devices, queues, the message log and the clock.
 /// Every HTTP route calls into this; listeners of open streams are called after the lock is
 /// released, so they may call back in.
 public final class PushEmulatorCore: Sendable {
     let state: Locked<CoreState>
+    /// Whether any project has a fault; written under the lock, read without it by every send.
+    let faultsPresent = Atomic<Bool>(false)
 
     /// Makes an empty emulator.
     /// - Parameters:
@@ -284,9 +287,12 @@ public final class PushEmulatorCore: Sendable {
         }
     }
 
-    /// Forgets a project: devices, uninstalled tokens, queues, log; its streams end.
+    /// Forgets a project: devices, uninstalled tokens, queues, log, faults; its streams end.
     public func resetProject(_ project: String) {
-        let removed = state.withLock { $0.projects.removeValue(forKey: project) }
+        let removed = state.withLock { state in
+            defer { Self.noteFaults(in: state, flag: faultsPresent) }
+            return state.projects.removeValue(forKey: project)
+        }
         for subscriber in removed?.streams.values.flatMap({ $0 }) ?? [] { subscriber.close() }
     }
 
@@ -296,6 +302,7 @@ public final class PushEmulatorCore: Sendable {
             defer {
                 state.projects.removeAll()
                 state.clock.reset()
+                faultsPresent.store(false, ordering: .relaxed)
             }
             return Array(state.projects.values)
         }

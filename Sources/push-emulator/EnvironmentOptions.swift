@@ -31,8 +31,25 @@ enum EnvironmentOptions {
         return result
     }
 
-    /// The arguments with options from the environment put before the user's own.
-    static func merge(arguments: [String], environment: [String: String], options: [Option]) -> [String] {
+    /// The arguments with options from the environment put before the user's own: `serve`'s
+    /// `options`, or for another subcommand named first only the ones it takes (in a container
+    /// `PUSH_EMULATOR_PORT` is set for `serve` and read by `healthcheck` too).
+    static func merge(
+        arguments: [String], environment: [String: String], options: [Option], subcommandOptions: [String: [Option]] = [:]
+    ) -> [String] {
+        if let first = arguments.first, let taken = subcommandOptions[first] {
+            return [first] + injected(from: environment, options: taken, given: arguments) + arguments.dropFirst()
+        }
+        let injected = injected(from: environment, options: options, given: arguments)
+        // Options belong to `serve`, the default subcommand: name it when injecting.
+        if injected.isEmpty { return arguments }
+        if arguments.first == "serve" { return ["serve"] + injected + arguments.dropFirst() }
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) { return arguments }
+        return ["serve"] + injected + arguments
+    }
+
+    /// The options `environment` sets and `given` does not.
+    private static func injected(from environment: [String: String], options: [Option], given arguments: [String]) -> [String] {
         var injected: [String] = []
         for option in options {
             guard let value = environment[option.variable] else { continue }
@@ -44,11 +61,7 @@ enum EnvironmentOptions {
                 for part in value.split(separator: ",") { injected += ["--\(option.name)", String(part)] }
             }
         }
-        // Options belong to `serve`, the default subcommand: name it when injecting.
-        if injected.isEmpty { return arguments }
-        if arguments.first == "serve" { return ["serve"] + injected + arguments.dropFirst() }
-        if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) { return arguments }
-        return ["serve"] + injected + arguments
+        return injected
     }
 }
 

@@ -12,7 +12,7 @@ struct PushEmulatorCommand: ParsableCommand {
         commandName: "push-emulator",
         abstract: "A local emulator of Firebase Cloud Messaging (HTTP v1) and the Apple Push Notification service.",
         discussion: "Every option can also be set through the environment as PUSH_EMULATOR_<OPTION>, e.g. PUSH_EMULATOR_PORT=9499.",
-        subcommands: [ServeCommand.self],
+        subcommands: [ServeCommand.self, CACommand.self, HealthcheckCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
@@ -20,7 +20,8 @@ struct PushEmulatorCommand: ParsableCommand {
         let arguments = EnvironmentOptions.merge(
             arguments: Array(CommandLine.arguments.dropFirst()),
             environment: EnvironmentOptions.current(),
-            options: ServeCommand.environmentOptions
+            options: ServeCommand.environmentOptions,
+            subcommandOptions: ["ca": [.init(name: "data-dir")], "healthcheck": [.init(name: "host"), .init(name: "port")]]
         )
         do {
             var command = try parseAsRoot(arguments)

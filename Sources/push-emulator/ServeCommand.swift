@@ -171,7 +171,7 @@ struct ServeCommand: ParsableCommand {
         if let tlsCert, let tlsKey {
             configuration.tls = try TLSContext(certificatePath: tlsCert, keyPath: tlsKey)
         } else {
-            let directory = dataDir ?? "/tmp/push-emulator-\(getuid())"
+            let directory = dataDir ?? Self.defaultDataDirectory
             let authority = try CertificateAuthority(directory: directory, names: Self.certificateNames + tlsHostname)
             configuration.tls = try TLSContext(authority: authority)
             caPEM = authority.caPEM
@@ -194,6 +194,7 @@ struct ServeCommand: ParsableCommand {
         let (before, after) = Self.streamLimits(apnsConcurrentStreams) ?? (1, 1000)
         settings.apns.streamsBeforeAuthentication = before
         settings.apns.streamsAfterAuthentication = after
+        configuration.interceptsTunnel = { host, port in InterceptedHosts.intercepts(host: host, port: port) }
         configuration.initialConcurrentStreams = { serverName in
             EmulatorApp.isAppleHost(serverName) ? before : nil
         }
@@ -254,12 +255,11 @@ struct ServeCommand: ParsableCommand {
     /// the rule's arithmetic in milliseconds cannot overflow.
     static let longestOfflineLimit: Int64 = 36_500 * 86_400
 
+    /// Where the local CA is kept when no `--data-dir` is given.
+    static var defaultDataDirectory: String { "/tmp/push-emulator-\(getuid())" }
+
     /// Names the generated certificate covers: local ones and, for interception mode, the real services'.
-    static let certificateNames = [
-        "localhost", "127.0.0.1", "::1",
-        "fcm.googleapis.com", "iid.googleapis.com", "oauth2.googleapis.com",
-        "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-    ]
+    static let certificateNames = ["localhost", "127.0.0.1", "::1"] + InterceptedHosts.names
 
     private func printBanner(port: UInt16, caPath: String?) {
         let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host

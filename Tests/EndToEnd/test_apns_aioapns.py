@@ -163,3 +163,38 @@ def test_many_sends_at_once_on_a_new_connection(pointed_at_emulator):
 
     results = run(burst())
     assert [(r.status, r.notification_id) for r in results] == [("200", r.notification_id) for r in requests]
+
+
+# Every APNs reason a fault can inject, as aioapns reads it: status, reason and, for a 410, the
+# integer timestamp (docs/faults.md).
+INJECTED = [("Unregistered", "410"), ("BadDeviceToken", "400"), ("TooManyRequests", "429"),
+            ("ServiceUnavailable", "503"), ("Shutdown", "503"), ("InternalServerError", "500"),
+            ("ExpiredProviderToken", "403"), ("PayloadTooLarge", "413")]
+
+
+def test_injected_reasons_read_exactly_as_apples(pointed_at_emulator):
+    emu = pointed_at_emulator
+    api = Api(emu.http, project=own_project())
+    apns_token = secrets.token_hex(32)
+    register(api, apns_token)
+
+    async def scenario():
+        apns = client(emu)
+        answers = []
+        try:
+            for reason, _ in INJECTED:
+                status, fault = api.call("POST", f"/emulator/v1/projects/{api.project}/faults",
+                                         {"match": {"apnsToken": apns_token}, "error": reason, "times": 1})
+                assert status == 201, fault
+                answers.append(await apns.send_notification(
+                    NotificationRequest(device_token=apns_token, message={"aps": {"alert": reason}})))
+            # The faults are used up: the next push goes through.
+            answers.append(await apns.send_notification(
+                NotificationRequest(device_token=apns_token, message={"aps": {"alert": "through"}})))
+            return answers
+        finally:
+            apns.pool.close()
+
+    answers = run(scenario())
+    assert [(a.status, a.description) for a in answers] == [(s, r) for r, s in INJECTED] + [("200", None)]
+    assert type(answers[0].timestamp) is int and answers[0].timestamp > 0

@@ -65,6 +65,35 @@ extension GoogleError {
             details: [GoogleErrorDetail.fcmError(.thirdPartyAuthError)])
     }
 
+    /// 500 UNKNOWN with the FcmError `UNSPECIFIED_ERROR` (FCM documents the code, not its
+    /// answer: this is the canonical status for an error with no more detail).
+    public static func fcmUnspecified() -> GoogleError {
+        GoogleError(
+            status: .unknown, message: "Unknown error.", details: [GoogleErrorDetail.fcmError(.unspecified)])
+    }
+
+    /// FCM's answer for an error code, as a fault injects it (docs/faults.md): the same bodies
+    /// as the emulator's own errors of that code. `toDevice` picks the registration-token
+    /// wording of INVALID_ARGUMENT; `retryAfterSeconds` (or QUOTA_EXCEEDED's default of 60)
+    /// becomes `Retry-After`.
+    public static func fcm(_ code: FCMErrorCode, toDevice: Bool, retryAfterSeconds: Int?) -> GoogleError {
+        var error: GoogleError =
+            switch code {
+            case .unspecified: fcmUnspecified()
+            case .invalidArgument:
+                toDevice
+                    ? fcmInvalidRegistrationToken() : fcmInvalidArgument("Request contains an invalid argument.", field: nil)
+            case .unregistered: fcmUnregistered()
+            case .senderIDMismatch: fcmSenderIDMismatch()
+            case .quotaExceeded: fcmQuotaExceeded()
+            case .unavailable: fcmUnavailable()
+            case .internal: fcmInternal()
+            case .thirdPartyAuthError: fcmThirdPartyAuthError()
+            }
+        if let retryAfterSeconds { error.retryAfterSeconds = retryAfterSeconds }
+        return error
+    }
+
     /// 400 for a message over its size limit (4096 bytes to a device, 2048 to a topic).
     /// Google's wording is unconfirmed; this one says what to do.
     public static func fcmMessageTooBig(byteCount: Int, limit: Int) -> GoogleError {

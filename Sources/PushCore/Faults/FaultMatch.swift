@@ -1,0 +1,115 @@
+import ByteCoding
+
+/// Which sends a fault applies to: one address of FCM or APNs, a push type, or every send of
+/// the project (docs/faults.md).
+public enum FaultMatch: Sendable, Equatable {
+    /// Every send of the project (the API's error kind still decides FCM or APNs).
+    case everySend
+    /// FCM sends to this registration token.
+    case token(String)
+    /// FCM sends to this Firebase installation id.
+    case fid(String)
+    /// FCM sends to this topic.
+    case topic(String)
+    /// FCM sends with exactly this condition text.
+    case condition(String)
+    /// APNs sends to this device token (compared in lowercase hex).
+    case apnsToken(String)
+    /// APNs sends with this `apns-push-type`.
+    case pushType(APNsPushType)
+
+    /// The JSON keys of `match`, in the order they are documented.
+    public static let keys = ["token", "fid", "topic", "condition", "apnsToken", "pushType"]
+
+    /// Reads `match`: at most one key (none: every send).
+    /// - Parameter fields: the object's members, already checked to be strings.
+    public init(fields: [(key: String, value: String)]) throws(GoogleError) {
+        guard fields.count <= 1 else {
+            throw FaultSpec.invalid(
+                "match takes one of \(Self.keys.joined(separator: ", ")); got \(fields.map(\.key).joined(separator: " and ")).",
+                field: "match")
+        }
+        guard let (key, value) = fields.first else {
+            self = .everySend
+            return
+        }
+        guard !value.isEmpty else { throw FaultSpec.invalid("match.\(key) must not be empty.", field: "match.\(key)") }
+        switch key {
+        case "token": self = .token(value)
+        case "fid": self = .fid(value)
+        case "topic": self = .topic(value.hasPrefix("/topics/") ? String(value.dropFirst(8)) : value)
+        case "condition": self = .condition(value)
+        case "apnsToken": self = .apnsToken(APNsDeviceToken.normalized(value))
+        case "pushType":
+            guard let pushType = APNsPushType(rawValue: value) else {
+                let names = APNsPushType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw FaultSpec.invalid("match.pushType must be one of \(names); got \"\(value)\".", field: "match.pushType")
+            }
+            self = .pushType(pushType)
+        default:
+            throw FaultSpec.invalid(
+                "match takes one of \(Self.keys.joined(separator: ", ")); got \"\(key)\".", field: "match.\(key)")
+        }
+    }
+
+    /// Whether it names an address only the APNs provider API has.
+    public var isAPNsOnly: Bool {
+        switch self {
+        case .apnsToken, .pushType: true
+        case .everySend, .token, .fid, .topic, .condition: false
+        }
+    }
+
+    /// Whether it names an address only FCM has.
+    public var isFCMOnly: Bool {
+        switch self {
+        case .token, .fid, .topic, .condition: true
+        case .everySend, .apnsToken, .pushType: false
+        }
+    }
+
+    /// Whether a send is one this match names.
+    public func matches(_ send: FaultedSend) -> Bool {
+        switch (self, send) {
+        case (.everySend, _): true
+        case (.token(let wanted), .fcm(.token(let given))): wanted == given
+        case (.fid(let wanted), .fcm(.fid(let given))): wanted == given
+        case (.topic(let wanted), .fcm(.topic(let given))): wanted == given
+        case (.condition(let wanted), .fcm(.condition(let given))): wanted == given
+        case (.apnsToken(let wanted), .apns(let deviceToken, _)):
+            APNsDeviceToken.normalized(wanted) == APNsDeviceToken.normalized(deviceToken)
+        case (.pushType(let wanted), .apns(_, let pushType)): wanted == pushType
+        default: false
+        }
+    }
+
+    /// `{"token": "..."}` and so on; `{}` for every send.
+    public var json: JSONValue {
+        let member: (String, String)? =
+            switch self {
+            case .everySend: nil
+            case .token(let value): ("token", value)
+            case .fid(let value): ("fid", value)
+            case .topic(let value): ("topic", value)
+            case .condition(let value): ("condition", value)
+            case .apnsToken(let value): ("apnsToken", value)
+            case .pushType(let value): ("pushType", value.rawValue)
+            }
+        guard let member else { return .object(JSONObject()) }
+        return .object(JSONObject([JSONObject.Member(key: member.0, value: .string(member.1))]))
+    }
+}
+
+/// A send as faults see it: the FCM target, or the APNs device token and push type.
+public enum FaultedSend: Sendable, Equatable {
+    /// An FCM `messages:send` (its target as the message gives it).
+    case fcm(MessageTarget)
+    /// An APNs `POST /3/device/{token}` with its push type (nil when the header is absent).
+    case apns(deviceToken: String, pushType: APNsPushType?)
+
+    /// Whether this is an APNs send.
+    var isAPNs: Bool {
+        if case .apns = self { return true }
+        return false
+    }
+}

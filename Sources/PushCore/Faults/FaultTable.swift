@@ -1,0 +1,38 @@
+/// A project's faults, in creation order: the first that fires on an attempt decides it.
+struct FaultTable: Sendable {
+    private(set) var faults: [Fault] = []
+    private var nextID = 1
+
+    var isEmpty: Bool { faults.isEmpty }
+
+    mutating func add(_ spec: FaultSpec, seed: UInt64) -> Fault {
+        let fault = Fault(id: nextID, spec: spec, seed: seed)
+        nextID += 1
+        faults.append(fault)
+        return fault
+    }
+
+    func fault(id: Int) -> Fault? {
+        faults.first { $0.id == id }
+    }
+
+    mutating func remove(id: Int) -> Bool {
+        guard let index = faults.firstIndex(where: { $0.id == id }) else { return false }
+        faults.remove(at: index)
+        return true
+    }
+
+    mutating func removeAll() {
+        faults.removeAll()
+    }
+
+    /// The first fault that fires on `send`, counted; later faults do not see the attempt.
+    mutating func fire(on send: FaultedSend) -> FiredFault? {
+        for index in faults.indices where faults[index].fires(on: send) {
+            let spec = faults[index].spec
+            return FiredFault(
+                error: spec.error, retryAfterSeconds: spec.retryAfterSeconds, delayMilliseconds: spec.delayMilliseconds)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// Fault injection (`/emulator/v1/projects/{project}/faults`, docs/faults.md).
+extension PushEmulatorCore {
+    @discardableResult
+    /// Stores a fault for the project; it applies to the project's next sends.
+    public func addFault(project: String, _ spec: FaultSpec) -> Fault {
+        state.withLock { state in
+            let seed = state.identifiers.random.next()
+            let fault = state.projects[project, default: ProjectState(projectID: project)].faults.add(spec, seed: seed)
+            faultsPresent.store(true, ordering: .relaxed)
+            return fault
+        }
+    }
+
+    /// A page of the project's faults, oldest first.
+    public func faults(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<Fault> {
+        let faults = state.withLock { $0.projects[project]?.faults.faults ?? [] }
+        return try page.page(of: faults, position: \.id)
+    }
+
+    /// One fault by id, or nil.
+    public func fault(project: String, id: Int) -> Fault? {
+        state.withLock { $0.projects[project]?.faults.fault(id: id) }
+    }
+
+    /// Deletes one fault; false when there is none with this id.
+    @discardableResult
+    public func deleteFault(project: String, id: Int) -> Bool {
+        state.withLock { state in
+            defer { Self.noteFaults(in: state, flag: faultsPresent) }
+            return state.projects[project]?.faults.remove(id: id) ?? false
+        }
+    }
+
+    /// Deletes every fault of the project.
+    public func deleteFaults(project: String) {
+        state.withLock { state in
+            state.projects[project]?.faults.removeAll()
+            Self.noteFaults(in: state, flag: faultsPresent)
+        }
+    }
+
+    /// The fault that fires on this attempt, counted (nil: the send goes on as usual). Costs
+    /// one atomic read while no project has a fault.
+    public func fireFault(project: String, on send: FaultedSend) -> FiredFault? {
+        guard faultsPresent.load(ordering: .relaxed) else { return nil }
+        return state.withLock { state in
+            guard state.projects[project]?.faults.isEmpty == false else { return nil }
+            return state.projects[project]?.faults.fire(on: send)
+        }
+    }
+
+    /// Updates the flag that lets sends skip the lock while no project has a fault.
+    static func noteFaults(in state: CoreState, flag: borrowing Atomic<Bool>) {
+        flag.store(state.projects.values.contains { !$0.faults.isEmpty }, ordering: .relaxed)
+    }
+}
