@@ -11,7 +11,8 @@ extension PushEmulatorCore {
                 connectedDevices += project.streams.count
                 project.deliveries.countByState(into: &deliveries)
             }
-            return CoreSummary(deliveries: deliveries, devices: devices, connectedDevices: connectedDevices)
+            return CoreSummary(
+                deliveries: deliveries, devices: devices, connectedDevices: connectedDevices, faultsFired: state.faultsFired)
         }
     }
 }

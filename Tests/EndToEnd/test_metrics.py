@@ -74,3 +74,25 @@ def test_an_unknown_path_counts_under_the_unmatched_route_not_its_path(emulator)
     after = scrape(emulator)
     assert requests(after, "(unmatched)", "GET", 404) - requests(before, "(unmatched)", "GET", 404) == 1
     assert not any("4711" in dict(labels).get("route", "") for _, labels in after)
+
+
+def test_a_fired_fault_counts_once_and_a_delayed_answer_under_its_status(emulator):
+    api = Api(emulator.http, project="metrics-faults")
+    token = api.register(platform="ios")
+    faults = f"/emulator/v1/projects/{api.project}/faults"
+    status, body = api.call("POST", faults, {"error": "UNAVAILABLE", "times": 1, "delayMs": 50})
+    assert status in (200, 201), body
+    before = scrape(emulator)
+    status, body = api.send({"token": token})
+    assert status == 503, body
+    after = scrape(emulator)
+    fired = value(after, "push_emulator_faults_fired_total", origin="fcm")
+    assert fired - value(before, "push_emulator_faults_fired_total", origin="fcm") == 1
+    # The delayed answer is counted when it comes, with its status (not as a 0).
+    assert requests(after, SEND_ROUTE, "POST", 503) - requests(before, SEND_ROUTE, "POST", 503) == 1
+    assert requests(after, SEND_ROUTE, "POST", 0) == 0
+    labels = dict(origin="fcm", outcome="rejected")
+    assert value(after, "push_emulator_sends_total", **labels) - value(before, "push_emulator_sends_total", **labels) == 1
+    # A reset forgets the faults, not the count.
+    assert api.call("DELETE", f"/emulator/v1/projects/{api.project}")[0] in (200, 204)
+    assert value(scrape(emulator), "push_emulator_faults_fired_total", origin="fcm") == fired
