@@ -123,7 +123,8 @@ public struct Router: Sendable {
             text += rest
             segments.append(Segment(kind: .parameterWithVerb, text: start..<text.count, name: names.count - 1))
         }
-        routes.append(Route(method: method, matched: MatchedRoute(number: routes.count, template: template), segments: first..<segments.count, names: names, handler: handler))
+        let matched = MatchedRoute(number: routes.count, template: template)
+        routes.append(Route(method: method, matched: matched, segments: first..<segments.count, names: names, handler: handler))
         routes.sort { [segments] lhs, rhs in
             for (left, right) in zip(segments[lhs.segments], segments[rhs.segments]) where left.rank != right.rank {
                 return left.rank > right.rank
