@@ -59,7 +59,8 @@ let package = Package(
             // Debug builds (the unit tests and `make sanitize`) keep the checks.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
-        // ES256 keys and signatures (APNs provider tokens) over OpenSSL: the C types stay inside.
+        // ES256 (APNs provider tokens) and RS256 (service-account assertions) keys and signatures
+        // over OpenSSL: the C types stay inside.
         .target(name: "Signatures", dependencies: ["COpenSSL"]),
         .target(name: "PushCore", dependencies: ["ByteCoding", "Locking"]),
         .target(

@@ -27,8 +27,19 @@ public struct HTTPRequest: Sendable {
 
     /// The query's parameters in order, percent-decoded (`+` as space).
     public var queryItems: [(name: String, value: String)] {
-        guard !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+        Self.formItems(query)
+    }
+
+    /// The body's parameters in order, read as `application/x-www-form-urlencoded` (the query's
+    /// syntax), percent-decoded (`+` as space).
+    public var formItems: [(name: String, value: String)] {
+        Self.formItems(String(decoding: body, as: UTF8.self))
+    }
+
+    /// `name=value&...` pairs, percent-decoded (`+` as space); a malformed escape is kept as written.
+    static func formItems(_ text: String) -> [(name: String, value: String)] {
+        guard !text.isEmpty else { return [] }
+        return text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0], plusAsSpace: true) ?? String(parts[0])
             let value = parts.count > 1 ? (PercentDecoding.decode(parts[1], plusAsSpace: true) ?? String(parts[1])) : ""

@@ -18,6 +18,8 @@ public struct EmulatorApp: Sendable {
         public var maxStreamsPerDevice = 10
         /// The APNs provider API's options.
         public var apns = APNsSettings()
+        /// The OAuth token endpoint's options.
+        public var oauth = OAuthSettings()
         /// Whether `/emulator/v1/debug/...` is served (`--enable-debug-routes`); off, it is unknown.
         public var debugRoutes = false
 
@@ -65,9 +67,14 @@ public struct EmulatorApp: Sendable {
             return .text(200, caPEM, contentType: "application/x-pem-file")
         }
         if settings.debugRoutes { DebugRoutes().register(in: &router) }
-        FCMRoutes(core: core, auth: settings.auth).register(in: &router)
-        TopicRoutes(core: core, auth: settings.auth).register(in: &router)
-        InstanceIDRoutes(core: core, auth: settings.auth).register(in: &router)
+        // Tokens are timed on the real clock, never the emulator's: see docs/auth.md.
+        let tokens = AccessTokenStore(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds)
+        OAuthRoutes(endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, store: tokens), wallTime: wallTime)
+            .register(in: &router)
+        let auth = RequestAuthenticator(mode: settings.auth, tokens: tokens, wallTime: wallTime)
+        FCMRoutes(core: core, auth: auth).register(in: &router)
+        TopicRoutes(core: core, auth: auth).register(in: &router)
+        InstanceIDRoutes(core: core, auth: auth).register(in: &router)
         DeviceRoutes(core: core, streams: streams, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
         EmulatorRoutes(core: core, streams: streams).register(in: &router)
         FaultRoutes(core: core).register(in: &router)

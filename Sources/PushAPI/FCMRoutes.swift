@@ -5,7 +5,7 @@ import PushCore
 /// `POST /v1/projects/{project}/messages:send` — FCM HTTP v1.
 struct FCMRoutes {
     let core: PushEmulatorCore
-    let auth: AuthMode
+    let auth: RequestAuthenticator
 
     /// The send route's template (`/metrics` counts sends under it).
     static let sendTemplate = "/v1/projects/{project}/messages:send"

@@ -7,7 +7,7 @@ import PushCore
 /// member that says what was wrong (clients read only `error`).
 struct InstanceIDRoutes {
     let core: PushEmulatorCore
-    let auth: AuthMode
+    let auth: RequestAuthenticator
 
     func register(in router: inout Router) {
         router.add("POST", "/iid/v1:batchAdd") { request in authorized(request) { batch($0, subscribe: true) } }
@@ -22,10 +22,14 @@ struct InstanceIDRoutes {
     }
 
     private func authorized(_ request: HTTPRequest, _ handler: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
-        guard auth.reject(request) == nil else {
-            return Self.error(401, "UNAUTHENTICATED", "Send Authorization: Bearer <OAuth 2.0 access token>.")
-        }
-        return handler(request)
+        guard let rejection = auth.reject(request) else { return handler(request) }
+        // The Instance ID API's own error shape, with the status and challenge of Google's answer.
+        var response =
+            rejection.status == 403
+            ? Self.error(403, "PERMISSION_DENIED", "The access token lacks the firebase.messaging or cloud-platform scope.")
+            : Self.error(401, "UNAUTHENTICATED", "Send Authorization: Bearer <OAuth 2.0 access token>.")
+        if let challenge = rejection.headers["www-authenticate"] { response.headers.set("www-authenticate", challenge) }
+        return response
     }
 
     private func batch(_ request: HTTPRequest, subscribe: Bool) -> HTTPResponse {

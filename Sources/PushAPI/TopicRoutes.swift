@@ -7,7 +7,7 @@ import PushCore
 /// `allowMissing`/`allow_missing`), as Google's front end accepts them.
 struct TopicRoutes {
     let core: PushEmulatorCore
-    let auth: AuthMode
+    let auth: RequestAuthenticator
 
     func register(in router: inout Router) {
         let base = "/v1/projects/{project}/registrations/{registration}/topicSubscriptions"

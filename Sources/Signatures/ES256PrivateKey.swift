@@ -19,14 +19,9 @@ public struct ES256PrivateKey: Sendable {
 
     /// A new random key.
     public static func generate() -> ES256PrivateKey {
-        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { preconditionFailure("EVP_PKEY_CTX_new_id failed: out of memory") }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1,
-              EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
-              EVP_PKEY_keygen(context, &key) == 1, let key
-        else { preconditionFailure("OpenSSL could not generate a P-256 key") }
-        return ES256PrivateKey(key: OwnedKey(taking: key))
+        ES256PrivateKey(key: OwnedKey.generate(type: EVP_PKEY_EC, name: "a P-256 key") { context in
+            EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1)
+        })
     }
 
     /// The key as `-----BEGIN PRIVATE KEY-----` PEM (PKCS#8, the `.p8` format).
@@ -42,17 +37,7 @@ public struct ES256PrivateKey: Sendable {
 
     /// This key's ES256 signature of `message`, written in `format`.
     public func signature(of message: [UInt8], format: ES256SignatureFormat) -> [UInt8] {
-        guard let context = EVP_MD_CTX_new() else { preconditionFailure("EVP_MD_CTX_new failed: out of memory") }
-        defer { EVP_MD_CTX_free(context) }
-        var length = 0
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key.pointer) == 1,
-              EVP_DigestSign(context, nil, &length, message, message.count) == 1
-        else { preconditionFailure("OpenSSL could not start an ES256 signature") }
-        var der = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &der, &length, message, message.count) == 1 else {
-            preconditionFailure("OpenSSL could not make an ES256 signature")
-        }
-        der.removeSubrange(length...)
+        let der = key.sha256Signature(of: message, algorithm: "ES256")
         switch format {
         case .der:
             return der

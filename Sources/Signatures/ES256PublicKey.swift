@@ -11,12 +11,8 @@ public struct ES256PublicKey: Sendable {
     /// key that is not on P-256.
     public init(pem: String) throws(ES256KeyError) {
         let (key, isPrivate) = try OwnedKey.read(pem: pem)
-        if isPrivate {
-            guard let publicHalf = key.publicHalf() else { throw .unreadable }
-            self.key = publicHalf
-        } else {
-            self.key = key
-        }
+        guard let verifying = OwnedKey.verifying(key, isPrivate: isPrivate) else { throw .unreadable }
+        self.key = verifying
     }
 
     init(key: OwnedKey) {
@@ -39,13 +35,6 @@ public struct ES256PublicKey: Sendable {
     }
 
     private func verify(der signature: [UInt8], of message: [UInt8]) -> Bool {
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        let verified = EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1
-            && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
-        // A refused signature leaves errors in this thread's OpenSSL queue, where the TLS code
-        // reading SSL_get_error on the same thread would find them.
-        if !verified { ERR_clear_error() }
-        return verified
+        key.isValidSHA256Signature(signature, of: message)
     }
 }

@@ -20,13 +20,40 @@ final class OwnedKey: @unchecked Sendable {
     /// (`SubjectPublicKeyInfo`), refusing any that is not on P-256. An encrypted private key is
     /// unreadable (there is no passphrase to give).
     static func read(pem: String) throws(ES256KeyError) -> (key: OwnedKey, isPrivate: Bool) {
-        let isPrivate: Bool
+        let read: (key: OwnedKey, isPrivate: Bool)
+        switch readAnyType(pem: pem) {
+        case .notPEM: throw .notPEM
+        case .unreadable: throw .unreadable
+        case .key(let key, let isPrivate): read = (key, isPrivate)
+        }
+        guard read.key.isP256 else { throw .notP256 }
+        return read
+    }
+
+    /// What `readAnyType(pem:)` found.
+    enum PEMReading {
+        /// No private key, public key or certificate block.
+        case notPEM
+        /// A block OpenSSL cannot read a key from (damaged, or encrypted).
+        case unreadable
+        /// The key, and whether it is a private one.
+        case key(OwnedKey, isPrivate: Bool)
+    }
+
+    /// Reads a key of any type from PEM: a private key (PKCS#8, or a type's own older form), a
+    /// public key (`SubjectPublicKeyInfo`) or a certificate (its subject's public key). An
+    /// encrypted private key is unreadable (there is no passphrase to give).
+    static func readAnyType(pem: String) -> PEMReading {
+        enum Block { case privateKey, publicKey, certificate }
+        let block: Block
         if pem.contains("-----BEGIN PUBLIC KEY-----") {
-            isPrivate = false
+            block = .publicKey
+        } else if pem.contains("-----BEGIN CERTIFICATE-----") {
+            block = .certificate
         } else if pem.contains("PRIVATE KEY-----") {
-            isPrivate = true
+            block = .privateKey
         } else {
-            throw .notPEM
+            return .notPEM
         }
         let bytes = Array(pem.utf8)
         let bio = BIO_new_mem_buf(bytes, Int32(bytes.count))
@@ -34,12 +61,18 @@ final class OwnedKey: @unchecked Sendable {
         // An encrypted key would make OpenSSL's default callback ask for a passphrase on the
         // terminal; this one answers "none" so that the read fails instead.
         let noPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = { _, _, _, _ in 0 }
-        let read = isPrivate ? PEM_read_bio_PrivateKey(bio, nil, noPassphrase, nil) : PEM_read_bio_PUBKEY(bio, nil, noPassphrase, nil)
+        let read: OpaquePointer?
+        switch block {
+        case .privateKey: read = PEM_read_bio_PrivateKey(bio, nil, noPassphrase, nil)
+        case .publicKey: read = PEM_read_bio_PUBKEY(bio, nil, noPassphrase, nil)
+        case .certificate:
+            let certificate = PEM_read_bio_X509(bio, nil, noPassphrase, nil)
+            defer { X509_free(certificate) }
+            read = certificate.flatMap { X509_get_pubkey($0) }
+        }
         ERR_clear_error()
-        guard let read else { throw .unreadable }
-        let key = OwnedKey(taking: read)
-        guard key.isP256 else { throw .notP256 }
-        return (key, isPrivate)
+        guard let read else { return .unreadable }
+        return .key(OwnedKey(taking: read), isPrivate: block == .privateKey)
     }
 
     /// Whether this is an EC key on the P-256 curve (OpenSSL's name for it is prime256v1).
@@ -68,6 +101,52 @@ final class OwnedKey: @unchecked Sendable {
             return d2i_PUBKEY(nil, &cursor, Int(length))
         }
         return key.map(OwnedKey.init(taking:))
+    }
+
+    /// Whether `signature` is this key's signature of `message` with SHA-256, in the form
+    /// OpenSSL reads for the key type (DER for ECDSA, PKCS#1 v1.5 for RSA).
+    func isValidSHA256Signature(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        let verified = EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1
+            && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+        // A refused signature leaves errors in this thread's OpenSSL queue, where the TLS code
+        // reading SSL_get_error on the same thread would find them.
+        if !verified { ERR_clear_error() }
+        return verified
+    }
+
+    /// This (private) key's signature of `message` with SHA-256, in OpenSSL's form for the key
+    /// type (DER for ECDSA, PKCS#1 v1.5 for RSA). `algorithm` names it in a failure.
+    func sha256Signature(of message: [UInt8], algorithm: String) -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { preconditionFailure("EVP_MD_CTX_new failed: out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        var length = 0
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1,
+              EVP_DigestSign(context, nil, &length, message, message.count) == 1
+        else { preconditionFailure("OpenSSL could not start an \(algorithm) signature") }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else {
+            preconditionFailure("OpenSSL could not make an \(algorithm) signature")
+        }
+        signature.removeSubrange(length...)
+        return signature
+    }
+
+    /// A new random private key of OpenSSL's `type` (`EVP_PKEY_EC`, `EVP_PKEY_RSA`), its
+    /// parameters set by `configure` on the generation context; `name` names it in a failure.
+    static func generate(type: Int32, name: String, configure: (OpaquePointer) -> Int32) -> OwnedKey {
+        guard let context = EVP_PKEY_CTX_new_id(type, nil) else { preconditionFailure("EVP_PKEY_CTX_new_id failed: out of memory") }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1, configure(context) == 1, EVP_PKEY_keygen(context, &key) == 1, let key
+        else { preconditionFailure("OpenSSL could not generate \(name)") }
+        return OwnedKey(taking: key)
+    }
+
+    /// The key to verify with: the public half of a private key, a public key as it is.
+    static func verifying(_ key: OwnedKey, isPrivate: Bool) -> OwnedKey? {
+        isPrivate ? key.publicHalf() : key
     }
 
     /// The key in PEM, written by `write` (a `PEM_write_bio_*` function).

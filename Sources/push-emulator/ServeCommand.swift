@@ -58,8 +58,14 @@ struct ServeCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Log one line per request to standard error.")
     var accessLog = true
 
-    @Option(help: "FCM authentication: off (nothing checked) or any (a Bearer token is required); strict (only tokens from the emulator's /token) is not available yet.")
+    @Option(help: "FCM, topic and Instance ID authentication: off (nothing checked), any (a Bearer token is required) or strict (only unexpired tokens from the emulator's own /token).")
     var auth: String = "any"
+
+    @Option(help: "A service-account JSON key file whose account may get tokens from /token; its signature is then checked (repeatable; without any, assertions are not signature-checked).")
+    var serviceAccount: [String] = []
+
+    @Option(help: "Seconds an access token from /token lives, on the real clock.")
+    var accessTokenLifetime: Int64 = 3600
 
     @Option(help: "Token mode: lenient (a send to an unknown well-formed token registers the device) or strict (only registered devices exist).")
     var tokens: String = "lenient"
@@ -98,7 +104,7 @@ struct ServeCommand: ParsableCommand {
         .init(name: "host"), .init(name: "port"), .init(name: "threads"), .init(name: "tls-cert"), .init(name: "tls-key"),
         .init(name: "tls-hostname"), .init(name: "data-dir"), .init(name: "max-body-bytes"), .init(name: "max-header-bytes"),
         .init(name: "max-concurrent-streams"), .init(name: "idle-timeout"), .init(name: "header-timeout"), .init(name: "body-timeout"),
-        .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "tokens"),
+        .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "service-account"), .init(name: "access-token-lifetime"), .init(name: "tokens"),
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"), .init(name: "max-streams-per-device"),
         .init(name: "apns-auth"), .init(name: "apns-key"), .init(name: "apns-project"), .init(name: "apns-concurrent-streams"),
         .init(name: "enable-debug-routes", isFlag: true),
@@ -111,12 +117,11 @@ struct ServeCommand: ParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
-        guard let authMode = AuthMode(rawValue: auth) else { throw ValidationError("--auth must be off, any or strict") }
-        // Refused until the emulator issues access tokens itself (its /token endpoint): accepted,
-        // it would check no more than `any`.
-        guard authMode != .strict else {
-            throw ValidationError("--auth strict is not available yet (it needs the emulator's own /token endpoint); use any or off")
+        guard AuthMode(rawValue: auth) != nil else { throw ValidationError("--auth must be off, any or strict") }
+        guard (1...Self.longestAccessTokenLifetime).contains(accessTokenLifetime) else {
+            throw ValidationError("--access-token-lifetime must be 1 to 86400 seconds")
         }
+        for file in serviceAccount { _ = try Self.serviceAccount(file) }
         guard TokenMode(rawValue: tokens) != nil else { throw ValidationError("--tokens must be lenient or strict") }
         guard let limit = Self.seconds(offlineLimit), limit <= Self.longestOfflineLimit else {
             throw ValidationError("--offline-limit takes seconds or a number with s, m, h or d, e.g. 30d, up to 36500d")
@@ -179,6 +184,8 @@ struct ServeCommand: ParsableCommand {
         }
         var settings = EmulatorApp.Settings(caPEM: caPEM)
         settings.auth = AuthMode(rawValue: auth) ?? .any
+        settings.oauth.serviceAccounts = try serviceAccount.map(Self.serviceAccount)
+        settings.oauth.accessTokenLifetimeSeconds = accessTokenLifetime
         settings.core = PushCoreConfiguration(
             tokenMode: TokenMode(rawValue: tokens) ?? .lenient, offlineLimitSeconds: Self.seconds(offlineLimit) ?? 2_592_000,
             maxPending: maxPending, senderID: senderId)
@@ -229,6 +236,21 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
+    /// A service-account JSON key file → the account, whose key verifies its assertions.
+    static func serviceAccount(_ path: String) throws -> ServiceAccount {
+        let json: [UInt8]
+        do {
+            json = try FileIO.read(path)
+        } catch {
+            throw ValidationError("--service-account: cannot read \(path): \(error)")
+        }
+        do {
+            return try OAuthSettings.serviceAccount(json: json)
+        } catch {
+            throw ValidationError("--service-account \(path): \(error)")
+        }
+    }
+
     /// `BEFORE:AFTER` → the two stream limits.
     static func streamLimits(_ text: String) -> (UInt32, UInt32)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -247,6 +269,9 @@ struct ServeCommand: ParsableCommand {
         }
         return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
     }
+
+    /// The longest `--access-token-lifetime`: a day (Google's tokens live an hour).
+    static let longestAccessTokenLifetime: Int64 = 86_400
 
     /// The longest `--idle-timeout` and `--header-timeout`, in seconds: a day.
     static let longestTimeout: Double = 86_400

@@ -19,14 +19,15 @@ class EmulatorCredential(credentials.Base):
         return google.oauth2.credentials.Credentials(token="emulator-token")
 
 
-def start_firebase_app(base_url, project=PROJECT):
-    """An app whose messaging service posts to `base_url` instead of fcm.googleapis.com.
+def start_firebase_app(base_url, project=PROJECT, credential=None):
+    """An app whose messaging service posts to `base_url` instead of fcm.googleapis.com, with
+    `credential` (default: a fixed bearer token, `EmulatorCredential`).
 
     The SDK has no emulator variable for FCM: `_MessagingService.FCM_URL` (a class constant,
     formatted with the project id) is read once, when the app's messaging service is created.
     So the constant is swapped only while that service is built, then restored."""
     app = firebase_admin.initialize_app(
-        EmulatorCredential(), {"projectId": project}, name=f"push-emulator-{uuid.uuid4()}")
+        credential or EmulatorCredential(), {"projectId": project}, name=f"push-emulator-{uuid.uuid4()}")
     saved = messaging._MessagingService.FCM_URL
     messaging._MessagingService.FCM_URL = base_url + "/v1/projects/{0}/messages:send"
     try:

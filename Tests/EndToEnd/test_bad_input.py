@@ -234,11 +234,16 @@ def test_out_of_range_durations_on_the_command_line_are_refused_at_start():
 
 
 def test_options_that_cannot_work_are_refused_at_start(tmp_path):
-    # --auth strict needs access tokens the emulator issues itself; accepted, it would check no more
-    # than `any`. An APNs key must be a readable P-256 key, and strict APNs auth needs one.
+    # A service account must be a JSON key file with an RSA private_key. An APNs key must be a
+    # readable P-256 key, and strict APNs auth needs one.
     rsa = tmp_path / "rsa.pem"
     subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-out", str(rsa)], check=True, capture_output=True)
-    for args, named in ((["--auth", "strict"], "--auth strict"),
+    keyless = tmp_path / "keyless.json"
+    keyless.write_text(json.dumps({"client_email": "sender@demo.iam.gserviceaccount.com"}))
+    for args, named in ((["--service-account", str(rsa)], "--service-account"),
+                        (["--service-account", str(keyless)], "private_key"),
+                        (["--service-account", f"{tmp_path}/missing.json"], "--service-account"),
+                        (["--access-token-lifetime", "0"], "--access-token-lifetime"),
                         (["--apns-auth", "strict"], "--apns-key"),
                         (["--apns-key", f"KEY1234567:TEAM123456:{tmp_path}/missing.p8"], "--apns-key"),
                         (["--apns-key", f"KEY1234567:TEAM123456:{rsa}"], "--apns-key"),

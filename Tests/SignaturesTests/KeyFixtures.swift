@@ -77,6 +77,37 @@ K/c+NxbZSd9LPhg=
 -----END PRIVATE KEY-----
 """
 
+    /// The public half of `rsaPrivateKey`.
+    static let rsaPublicKey = """
+-----BEGIN PUBLIC KEY-----
+MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDPHbVCdyPsa3wOqHKpFISBP6Mc
+6xTOdaD+sU8tvZvhwdXY/INkjXr5fXBDJL7K+W/290a/z7PI28Y3/ANypAzg6lI/
+XI20kDWpUqQ2/GSPiF/kiUajzOWbo4BnxCTwbH4VJDvAyACFtRxpibH+1owL/u2I
+1NDq4E70sV0sTeN3twIDAQAB
+-----END PUBLIC KEY-----
+"""
+
+    /// A self-signed certificate for `rsaPrivateKey` (`openssl req -new -x509 -key rsa.pem -subj /CN=sa`),
+    /// the form Google publishes service-account keys in.
+    static let rsaCertificate = """
+-----BEGIN CERTIFICATE-----
+MIIB+DCCAWGgAwIBAgIUFoAbO3Ue0eozvPEVpWW+5Rvhd8EwDQYJKoZIhvcNAQEL
+BQAwDTELMAkGA1UEAwwCc2EwIBcNMjYxMTI0MDYzMzI0WhgPMjEyNjEwMzEwNjMz
+MjRaMA0xCzAJBgNVBAMMAnNhMIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDP
+HbVCdyPsa3wOqHKpFISBP6Mc6xTOdaD+sU8tvZvhwdXY/INkjXr5fXBDJL7K+W/2
+90a/z7PI28Y3/ANypAzg6lI/XI20kDWpUqQ2/GSPiF/kiUajzOWbo4BnxCTwbH4V
+JDvAyACFtRxpibH+1owL/u2I1NDq4E70sV0sTeN3twIDAQABo1MwUTAdBgNVHQ4E
+FgQUXWGkC915icd7PGXCbPmWczRytRowHwYDVR0jBBgwFoAUXWGkC915icd7PGXC
+bPmWczRytRowDwYDVR0TAQH/BAUwAwEB/zANBgkqhkiG9w0BAQsFAAOBgQCttSeZ
+MQ+5NHcW9ZZeAv7AKpGMcI2ZvmseXKzkME9yzbSgiCQb2D7eswMWqzkVwVkKOT8R
+1ZcDjP+U0lId7hEkWe7LTVYsSNzSQ7SCvQR3oezhg0vMo+N82SfgNfDwFhFME22o
+C3rjrRaDef1w8qElEimQy5t6fJul3FCqv9MuAw==
+-----END CERTIFICATE-----
+"""
+
+    /// `printf hello | openssl dgst -sha256 -sign rsa.pem | base64`: an RS256 signature made by OpenSSL's CLI.
+    static let helloRS256SignatureBase64 = "vf7wMbxlOuz9B6W78uMeUKipxmNRJy2GzSvP6NGKRxXmLo+Z9E2IGNDl14Kz+UPXcRFtCnBs2RzaUsdzJmyUhNubr7KONWAPWRKdr8b9kHSImBJX7DeMrrWw0halqgfEHPNYjxS4bhDePilyKTpJJu0M+l33/8QDAJ07YdObxMA="
+
     static let ed25519PrivateKey = """
 -----BEGIN PRIVATE KEY-----
 MC4CAQAwBQYDK2VwBCIEIEwqP0HgL9lrOURq5NxOUz0M3Abg+jJJJbuiz+/iMbyL

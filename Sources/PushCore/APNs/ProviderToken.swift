@@ -21,51 +21,29 @@ public struct ProviderToken: Sendable, Equatable {
     /// The signature, decoded (raw R‖S or DER, as the client wrote it).
     public let signature: [UInt8]
 
-    /// The most digits `iat` may have: enough for any date, few enough for an `Int64`.
-    static let maximumIssuedAtDigits = 18
-
     /// Takes a token apart, or says why it is not one.
     public init(parsing token: some StringProtocol) throws(ProviderTokenError) {
-        let bytes = Array(token.utf8)
-        let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard segments.count == 3 else { throw .notThreeSegments }
-        let header = try Self.jsonObject(segments[0], segment: 0)
-        let claims = try Self.jsonObject(segments[1], segment: 1)
-        guard let signature = Base64URL.decode(bytes: segments[2]) else { throw .notBase64URL(segment: 2) }
-
-        guard case .string(let algorithm)? = header["alg"], algorithm == "ES256" else {
-            throw .unsupportedAlgorithm(header["alg"]?.stringValue)
+        let jwt: JSONWebToken
+        do {
+            jwt = try JSONWebToken(parsing: token)
+        } catch {
+            switch error {
+            case .notThreeSegments: throw .notThreeSegments
+            case .notBase64URL(let segment): throw .notBase64URL(segment: segment)
+            case .notJSONObject(let segment): throw .notJSONObject(segment: segment)
+            }
         }
-        guard case .string(let keyID)? = header["kid"], !keyID.isEmpty else { throw .missingKeyID }
-        guard case .string(let teamID)? = claims["iss"], !teamID.isEmpty else { throw .missingIssuer }
-        let issuedAtText: String
-        switch claims["iat"] {
-        case .number(let text)?, .string(let text)?: issuedAtText = text
-        default: throw .badIssuedAt
+        guard case .string(let algorithm)? = jwt.header["alg"], algorithm == "ES256" else {
+            throw .unsupportedAlgorithm(jwt.header["alg"]?.stringValue)
         }
-        guard let issuedAt = Self.wholeSeconds(issuedAtText) else { throw .badIssuedAt }
+        guard case .string(let keyID)? = jwt.header["kid"], !keyID.isEmpty else { throw .missingKeyID }
+        guard case .string(let teamID)? = jwt.claims["iss"], !teamID.isEmpty else { throw .missingIssuer }
+        guard let issuedAt = jwt.seconds("iat", allowingString: true) else { throw .badIssuedAt }
 
         self.keyID = keyID
         self.teamID = teamID
         self.issuedAt = issuedAt
-        self.signedBytes = Array(bytes[segments[0].startIndex..<segments[1].endIndex])
-        self.signature = signature
-    }
-
-    private static func jsonObject(_ segment: ArraySlice<UInt8>, segment index: Int) throws(ProviderTokenError) -> JSONObject {
-        guard let json = Base64URL.decode(bytes: segment) else { throw .notBase64URL(segment: index) }
-        guard let value = try? JSONParser.parse(json), case .object(let object) = value else {
-            throw .notJSONObject(segment: index)
-        }
-        return object
-    }
-
-    /// Digits only (no sign, fraction or exponent), at most `maximumIssuedAtDigits` of them.
-    private static func wholeSeconds(_ text: String) -> Int64? {
-        let digits = text.utf8
-        guard !digits.isEmpty, digits.count <= maximumIssuedAtDigits,
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        return Int64(text)
+        self.signedBytes = jwt.signedBytes
+        self.signature = jwt.signature
     }
 }
