@@ -15,6 +15,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -46,7 +49,11 @@ let package = Package(
         .target(name: "ByteCoding"),
         .target(
             name: "HTTPServer",
-            dependencies: ["ByteCoding", "CNGHTTP2", "COpenSSL", "CShims", "Locking"],
+            dependencies: [
+                "ByteCoding", "CNGHTTP2", "COpenSSL", "CShims", "Locking",
+                // The access log's API (docs/ARCHITECTURE.md): a small package without dependencies.
+                .product(name: "Logging", package: "swift-log"),
+            ],
             // Every nghttp2 callback mutates stream and connection state held in classes, and each
             // such access paid a runtime exclusivity check (about 1,200 instructions per request).
             // Debug builds (the unit tests and `make sanitize`) keep the checks.
@@ -56,7 +63,15 @@ let package = Package(
         // over OpenSSL: the C types stay inside.
         .target(name: "Signatures", dependencies: ["COpenSSL"]),
         .target(name: "PushCore", dependencies: ["ByteCoding", "Locking"]),
-        .target(name: "PushAPI", dependencies: ["ByteCoding", "HTTPServer", "Locking", "PushCore", "Signatures"]),
+        .target(
+            name: "PushAPI",
+            dependencies: [
+                "ByteCoding", "HTTPServer", "Locking", "PushCore", "Signatures",
+                // `/metrics`: swift-metrics' API, exposed in Prometheus' format.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         .executableTarget(
             name: "push-emulator",
             dependencies: [

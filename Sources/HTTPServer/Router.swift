@@ -6,6 +6,26 @@ import Glibc
 /// (`consuming`) so that it moves from the server through the router to the route without copies.
 public typealias HTTPHandler = @Sendable (consuming HTTPRequest) -> HTTPResponse
 
+/// Told of every request the router answers: the route that matched (its template, not the path,
+/// so that there are as many values as routes), the request's method, and the response's status.
+/// Runs on the connection's loop, after the handler.
+public typealias RouteObserver = @Sendable (_ route: MatchedRoute, _ method: String, _ status: Int) -> Void
+
+/// The route that answered a request, as `Router.observer` is told of it.
+public struct MatchedRoute: Sendable {
+    /// The route's number, in the order routes were added (the first is 0), or -1 when no route
+    /// matched: a key that costs less to look up than the template.
+    public let number: Int
+    /// The route's template, or `Router.unmatchedRoute`.
+    public let template: String
+
+    /// A route.
+    public init(number: Int, template: String) {
+        self.number = number
+        self.template = template
+    }
+}
+
 /// Maps method + path to a handler. Templates are paths whose segments are literals, `{param}`,
 /// or `{param}:verb` (Google's custom-method suffix, e.g. `/v1/projects/{project}/messages:send`,
 /// `/devices/{token}:stream`). More specific templates win: literal segments over `{param}:verb`
@@ -38,6 +58,8 @@ public struct Router: Sendable {
 
     private struct Route: Sendable {
         let method: String
+        /// The route as the observer is told of it.
+        let matched: MatchedRoute
         /// Where in the router's `segments` the template's are.
         let segments: Range<Int>
         /// The parameters' names, in the template's order.
@@ -64,6 +86,11 @@ public struct Router: Sendable {
     /// Checks a matched route's path parameters before its handler runs: an answer refuses the
     /// request with it (e.g. a malformed id that no handler should see); nil lets it through.
     public var checkParameters: (@Sendable (PathParameters) -> HTTPResponse?)?
+    /// Told of every answer (e.g. to count requests by route); nil costs nothing.
+    public var observer: RouteObserver?
+    /// The template the observer gets for a path that no route matches.
+    public static let unmatchedRoute = "(unmatched)"
+    private static let unmatched = MatchedRoute(number: -1, template: unmatchedRoute)
 
     /// Makes a router with plain-text 404 and 405 answers.
     public init() {
@@ -96,7 +123,8 @@ public struct Router: Sendable {
             text += rest
             segments.append(Segment(kind: .parameterWithVerb, text: start..<text.count, name: names.count - 1))
         }
-        routes.append(Route(method: method, segments: first..<segments.count, names: names, handler: handler))
+        let matched = MatchedRoute(number: routes.count, template: template)
+        routes.append(Route(method: method, matched: matched, segments: first..<segments.count, names: names, handler: handler))
         routes.sort { [segments] lhs, rhs in
             for (left, right) in zip(segments[lhs.segments], segments[rhs.segments]) where left.rank != right.rank {
                 return left.rank > right.rank
@@ -112,13 +140,30 @@ public struct Router: Sendable {
         }
     }
 
-    /// Answers a request with the matching route's handler, or 404/405.
+    /// Answers a request with the matching route's handler, or 404/405, and tells the observer.
     public func handle(_ request: consuming HTTPRequest) -> HTTPResponse {
+        guard let observer else { return route(request).response }
+        let method = request.method
+        let (response, matched) = route(request)
+        if case .deferred(let start) = response.body {
+            // Told when the answer comes, with its status.
+            return .deferred { later in
+                start(later.observed { answer in observer(matched, method, answer.status) })
+            }
+        }
+        observer(matched, method, response.status)
+        return response
+    }
+
+    /// The answer and the route that gave it: the matching route, or for a 405 the first route
+    /// whose template the path matched, or `unmatched`.
+    private func route(_ request: consuming HTTPRequest) -> (response: HTTPResponse, route: MatchedRoute) {
         var path = request.path
         let method = request.method
         // Matching works on the path's bytes in place: every request walks the route list, so it
         // must not allocate until a route has matched.
         var allowed: [String] = []
+        var firstMatch = -1
         // The route's position, not a copy of it: a copy would retain and release its fields.
         let found: Int? = path.withUTF8 { bytes in
             // Room for the longest template's segments: a path with more matches no route.
@@ -138,6 +183,7 @@ public struct Router: Sendable {
                                 return index
                             }
                             if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
+                            if firstMatch < 0 { firstMatch = index }
                         }
                         return nil
                     }
@@ -145,10 +191,12 @@ public struct Router: Sendable {
             }
         }
         if let found {
-            if let checkParameters, let refusal = checkParameters(request.pathParameters) { return refusal }
-            return routesByLength[found].handler(request)
+            let matched = routesByLength[found].matched
+            if let checkParameters, let refusal = checkParameters(request.pathParameters) { return (refusal, matched) }
+            return (routesByLength[found].handler(request), matched)
         }
-        return allowed.isEmpty ? notFound(request) : methodNotAllowed(request, allowed)
+        if allowed.isEmpty { return (notFound(request), Self.unmatched) }
+        return (methodNotAllowed(request, allowed), routesByLength[firstMatch].matched)
     }
 
     /// Puts the byte ranges of the path's segments after the first `/` (one per `/`) at the start

@@ -15,8 +15,11 @@ struct APNsRoutes {
         self.settings = settings
     }
 
+    /// The push route's template (`/metrics` counts sends under it).
+    static let sendTemplate = "/3/device/{token}"
+
     func register(in router: inout Router) {
-        router.add("POST", "/3/device/{token}") { request in send(request) }
+        router.add("POST", Self.sendTemplate) { request in send(request) }
     }
 
     /// Whether a path is the provider API's, whose unmatched paths and methods get Apple's answers.

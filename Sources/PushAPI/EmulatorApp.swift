@@ -80,6 +80,11 @@ public struct EmulatorApp: Sendable {
         StateRoutes(core: core, streams: streams).register(in: &router)
         FaultRoutes(core: core).register(in: &router)
         APNsRoutes(core: core, settings: settings.apns).register(in: &router)
+        let metrics = MetricsEndpoint(core: core)
+        metrics.register(in: &router)
+        router.observer = { [requests = metrics.requests] route, method, status in
+            requests.record(route: route, method: method, status: status)
+        }
         self.router = router
         self.core = core
     }

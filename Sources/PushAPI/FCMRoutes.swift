@@ -7,8 +7,11 @@ struct FCMRoutes {
     let core: PushEmulatorCore
     let auth: RequestAuthenticator
 
+    /// The send route's template (`/metrics` counts sends under it).
+    static let sendTemplate = "/v1/projects/{project}/messages:send"
+
     func register(in router: inout Router) {
-        router.add("POST", "/v1/projects/{project}/messages:send") { request in send(request) }
+        router.add("POST", Self.sendTemplate) { request in send(request) }
     }
 
     func send(_ request: HTTPRequest) -> HTTPResponse {

@@ -5,6 +5,9 @@ struct CoreState {
     var identifiers: IdentifierSource
     var nextSubscriberID = 1
     var projects: [String: ProjectState] = [:]
+    /// Faults fired since the start, by the API of the send they answered (kept through resets:
+    /// `/metrics` counts them).
+    var faultsFired: [DeliveryOrigin: Int] = [:]
 
     init(configuration: PushCoreConfiguration, clock: EmulatorClock, random: any RandomNumberGenerator & Sendable) {
         self.configuration = configuration

@@ -47,7 +47,9 @@ extension PushEmulatorCore {
         guard faultsPresent.load(ordering: .relaxed) else { return nil }
         return state.withLock { state in
             guard state.projects[project]?.faults.isEmpty == false else { return nil }
-            return state.projects[project]?.faults.fire(on: send)
+            let fired = state.projects[project]?.faults.fire(on: send)
+            if fired != nil { state.faultsFired[send.isAPNs ? .apns : .fcm, default: 0] += 1 }
+            return fired
         }
     }
 

@@ -147,3 +147,21 @@ def test_access_log_has_one_line_per_request(emulator):
     time.sleep(0.2)
     lines = [l for l in emulator.stderr().splitlines() if "marker=access-log-check" in l]
     assert len(lines) == 1 and '"GET /healthz?marker=access-log-check HTTP/1.1" 200' in lines[0]
+
+
+def test_access_log_json_has_one_object_per_request_with_the_documented_fields(start_emulator):
+    emu = start_emulator("--log-format", "json")
+    curl("--http1.1", f"{emu.http}/healthz?marker=json-log-check")
+    curl("--http2-prior-knowledge", "-X", "POST", f"{emu.http}/v1/projects/demo/messages:send?marker=json-log-check")
+    import time
+    time.sleep(0.2)
+    lines = [l for l in emu.stderr().splitlines() if "marker=json-log-check" in l]
+    assert len(lines) == 2, lines
+    first, second = (json.loads(line) for line in lines)
+    fields = {"remote", "method", "path", "protocol", "status", "bytes", "durationMs"}
+    assert set(first) == fields and set(second) == fields
+    assert (first["method"], first["path"], first["protocol"], first["status"]) == (
+        "GET", "/healthz?marker=json-log-check", "HTTP/1.1", 200)
+    assert (second["method"], second["protocol"], second["status"]) == ("POST", "HTTP/2", 401)
+    assert isinstance(first["durationMs"], float) and first["durationMs"] >= 0
+    assert isinstance(first["bytes"], int) and first["bytes"] == len('{"status":"ok"}')

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HTTPServer
+import Synchronization
 
 final class RouterTests: XCTestCase {
     private func router() -> Router {
@@ -32,6 +33,25 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(body(refused), "bad project")
         XCTAssertEqual(body(router.handle(HTTPRequest(method: "POST", target: "/v1/projects/good/messages:send"))), "send good")
         XCTAssertEqual(router.handle(HTTPRequest(method: "GET", target: "/nowhere")).status, 404)
+    }
+
+    func testObserverGetsTheTemplateNotThePath() {
+        let seen = Mutex<[String]>([])
+        var router = router()
+        router.checkParameters = { parameters in parameters["project"] == "bad" ? .text(400, "bad project") : nil }
+        router.observer = { route, method, status in
+            seen.withLock { $0.append("\(method) \(route.template) \(route.number) \(status)") }
+        }
+        _ = router.handle(HTTPRequest(method: "POST", target: "/v1/projects/demo/messages:send"))
+        _ = router.handle(HTTPRequest(method: "POST", target: "/v1/projects/bad/messages:send"))
+        _ = router.handle(HTTPRequest(method: "GET", target: "/v1/projects/demo/messages:send"))
+        _ = router.handle(HTTPRequest(method: "GET", target: "/nowhere/\(UInt64.random(in: 0...UInt64.max))"))
+        XCTAssertEqual(seen.withLock { $0 }, [
+            "POST /v1/projects/{project}/messages:send 0 200",
+            "POST /v1/projects/{project}/messages:send 0 400",
+            "GET /v1/projects/{project}/messages:send 0 405",
+            "GET \(Router.unmatchedRoute) -1 404",
+        ])
     }
 
     func testVerbSuffixAndParameters() {

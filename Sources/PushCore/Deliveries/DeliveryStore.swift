@@ -62,6 +62,11 @@ struct DeliveryStore: Sendable {
         return body(&deliveries[position])
     }
 
+    /// Adds the number of stored deliveries in each state to `counts`.
+    func countByState(into counts: inout [DeliveryState: Int]) {
+        for delivery in deliveries { counts[delivery.state, default: 0] += 1 }
+    }
+
     /// Drops the deliveries `remove` accepts.
     mutating func removeAll(where remove: (Delivery) -> Bool) {
         var removed = Set<Int>()
