@@ -20,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.request
 
@@ -65,7 +66,9 @@ def run(base_url, *, examples, seconds=None, seed=None, workers=1, timeout=600):
         command += ["--seed", str(seed)]
     if seconds is not None:
         command += ["--max-time", str(seconds)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    # In a scratch directory: schemathesis keeps a cache (.schemathesis/) in its working directory.
+    with tempfile.TemporaryDirectory(prefix="push-emulator-schemathesis-") as scratch:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=scratch)
     return done.returncode, done.stdout + done.stderr
 
 
