@@ -63,8 +63,10 @@ bench: release
 perf-count: release
 	scripts/perf-count.sh $(BIN_RELEASE)
 
-## fuzz: run every fuzz target for FUZZ_SECONDS each (default 30)
-fuzz:
+## fuzz: run every fuzz target for FUZZ_SECONDS each (default 30); fuzz-openapi.sh runs schemathesis
+## against the release binary (FUZZ_EXAMPLES: examples per operation, default 1000)
+fuzz: release
+	@scripts/install-deps.sh --python
 	@for script in scripts/fuzz-*.sh; do echo "== $$script"; $$script $${FUZZ_SECONDS:-30} || exit 1; done
 
 clean:

@@ -66,6 +66,9 @@ public struct EmulatorApp: Sendable {
             }
             return .text(200, caPEM, contentType: "application/x-pem-file")
         }
+        // The API's own description (docs/openapi.json, compiled in: see scripts/embed-openapi.sh).
+        let openAPIBody = Array(OpenAPIDocument.text.utf8)
+        router.add("GET", "/emulator/v1/openapi.json") { _ in .json(200, openAPIBody) }
         if settings.debugRoutes { DebugRoutes().register(in: &router) }
         // Tokens are timed on the real clock, never the emulator's: see docs/auth.md.
         let tokens = AccessTokenStore(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds)
