@@ -46,8 +46,8 @@ CONF
 export CONTAINERS_CONF="$PWD/$work/containers.conf"
 
 cleanup() {
-  podman rm -f -t 5 "$container" >/dev/null 2>&1 || true
-  "${compose[@]}" down -t 5 >/dev/null 2>&1 || true
+  podman rm -f -v -t 5 "$container" >/dev/null 2>&1 || true
+  "${compose[@]}" down -v -t 5 >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -114,7 +114,7 @@ build_seconds=$(( $(date +%s) - build_start ))
 image_bytes=$(podman image inspect --format '{{.Size}}' "$image")
 image_mb=$(awk -v b="$image_bytes" 'BEGIN { printf "%.0f", b / 1000000 }')
 
-podman rm -f "$container" >/dev/null 2>&1 || true
+podman rm -f -v "$container" >/dev/null 2>&1 || true
 run_start=$(date +%s.%N)
 # Without systemd, podman logs that it cannot add a timer for the health check: the loop below runs
 # the check itself.
@@ -156,7 +156,7 @@ PY
 stop_start=$(date +%s.%N)
 podman stop -t 10 "$container" >/dev/null 2>&1
 stop_seconds=$(elapsed "$stop_start" "$(date +%s.%N)")
-podman rm -f "$container" >/dev/null 2>&1
+podman rm -f -v "$container" >/dev/null 2>&1
 
 # --- 4. compose.yaml under podman-compose ---
 # The images compose.yaml names are built here with the build-time volumes this machine needs (the
@@ -169,10 +169,10 @@ podman build --format docker --pull=never -t "$backend_image" \
   -v /etc/ssl/certs/ca-certificates.crt:/run/host-ca-certificates.crt:ro \
   -v "$PWD/$work/pip.conf:/etc/pip.conf:ro" docker/sample-backend
 say "running docker/compose.yaml"
-"${compose[@]}" down -t 5 >/dev/null 2>&1 || true
+"${compose[@]}" down -v -t 5 >/dev/null 2>&1 || true
 compose_status=0
 "${compose[@]}" up --abort-on-container-exit --exit-code-from backend || compose_status=$?
-"${compose[@]}" down -t 5 >/dev/null 2>&1 || true
+"${compose[@]}" down -v -t 5 >/dev/null 2>&1 || true
 if [ "$compose_status" -ne 0 ]; then say "FAIL: the sample backend exited $compose_status"; exit 1; fi
 
 cat <<SUMMARY
