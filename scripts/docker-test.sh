@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds docker/Dockerfile with podman and tests the image and docker/compose.yaml, on a machine
-# without a Docker engine or an image registry (docs/docker.md, "How the test builds"):
+# without a Docker engine or an image registry (docs/docker.md, "How make docker-test builds without a registry"):
 #   1. podman, runc, debootstrap and podman-compose, when missing (scripts/install-deps.sh --docker);
 #   2. the base image debian:bookworm-slim, debootstrapped from the Debian mirror apt uses, and a
 #      local swift:6.3-bookworm made from the host's toolchain (/opt/swift) — both under the official
@@ -20,6 +20,7 @@ base_image=docker.io/library/debian:bookworm-slim
 builder_image=docker.io/library/swift:6.3-bookworm
 image=localhost/push-emulator:latest
 backend_image=localhost/push-emulator-sample-backend:latest
+build_stage_image=localhost/push-emulator-build-stage:latest   # kept: the next run's layer cache
 container=push-emulator-docker-test
 host_port=${DOCKER_TEST_PORT:-19499}
 compose=(podman-compose --project-name push-emulator-example -f docker/compose.yaml)
@@ -109,7 +110,10 @@ swift_volumes+=(-v "$PWD/$gitconfig:/etc/gitconfig:ro")
 # --- 3. the project's image ---
 say "building $image"
 build_start=$(date +%s)
-podman build --format docker --pull=never -t "$image" "${swift_volumes[@]}" -f docker/Dockerfile .
+# First the build stage with those volumes; then the whole image without them, its build stage
+# from the layer cache, so the runtime stage's layers hold not even the empty mount points.
+podman build --format docker --pull=never --target build -t "$build_stage_image" "${swift_volumes[@]}" -f docker/Dockerfile .
+podman build --format docker --pull=never -t "$image" -f docker/Dockerfile .
 build_seconds=$(( $(date +%s) - build_start ))
 image_bytes=$(podman image inspect --format '{{.Size}}' "$image")
 image_mb=$(awk -v b="$image_bytes" 'BEGIN { printf "%.0f", b / 1000000 }')
