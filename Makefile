@@ -8,7 +8,7 @@ BIN_ASAN := .build-asan/debug/push-emulator
 BIN_TSAN := .build-tsan/debug/push-emulator
 E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench perf-count fuzz deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench perf-count fuzz docker-test deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -69,5 +69,11 @@ fuzz: release
 	@scripts/install-deps.sh --python
 	@for script in scripts/fuzz-*.sh; do echo "== $$script"; $$script $${FUZZ_SECONDS:-30} || exit 1; done
 
+## docker-test: docker/Dockerfile built with podman (no registry needed: scripts/docker-test.sh makes the
+## base images), a container of it until healthy, a send to it from the host, then docker/compose.yaml under
+## podman-compose with its sample backend; prints the image's size and its start-to-healthy time
+docker-test:
+	scripts/docker-test.sh
+
 clean:
-	rm -rf .build .build-asan .build-tsan .venv
+	rm -rf .build .build-asan .build-tsan .build-docker .venv

@@ -2,17 +2,26 @@
 # Installs what building, running and testing push-emulator needs, only when it is missing:
 # Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk, prlimit) and, with
 # --python, a local virtualenv (.venv) with the test clients from PyPI; with --perf, valgrind and strip
-# for scripts/perf-count.sh.
+# for scripts/perf-count.sh; with --docker, only what scripts/docker-test.sh needs: podman, runc,
+# debootstrap, and podman-compose from PyPI in its own virtualenv (.build-docker/venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-pkg-config --exists libnghttp2 2>/dev/null || missing+=(libnghttp2-dev)
-pkg-config --exists openssl 2>/dev/null || missing+=(libssl-dev)
-pkg-config --exists libtcmalloc_minimal 2>/dev/null || missing+=(libgoogle-perftools-dev)
-command -v pkg-config >/dev/null || missing+=(pkg-config)
-command -v curl >/dev/null || missing+=(curl)
-command -v h2load >/dev/null || missing+=(nghttp2-client)
+if [ "${1:-}" = "--docker" ]; then
+  command -v podman >/dev/null || missing+=(podman)
+  command -v runc >/dev/null || missing+=(runc)
+  command -v debootstrap >/dev/null || missing+=(debootstrap)
+  command -v python3 >/dev/null || missing+=(python3)
+  python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
+else
+  pkg-config --exists libnghttp2 2>/dev/null || missing+=(libnghttp2-dev)
+  pkg-config --exists openssl 2>/dev/null || missing+=(libssl-dev)
+  pkg-config --exists libtcmalloc_minimal 2>/dev/null || missing+=(libgoogle-perftools-dev)
+  command -v pkg-config >/dev/null || missing+=(pkg-config)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v h2load >/dev/null || missing+=(nghttp2-client)
+fi
 if [ "${1:-}" = "--bench" ] || [ "${1:-}" = "--python" ]; then
   command -v nghttpd >/dev/null || missing+=(nghttp2-server)
   command -v wrk >/dev/null || missing+=(wrk)
@@ -39,5 +48,15 @@ if [ "${1:-}" = "--python" ]; then
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt
     cp Tests/EndToEnd/requirements.txt .venv/requirements.installed
+  fi
+fi
+
+if [ "${1:-}" = "--docker" ]; then
+  venv=.build-docker/venv
+  if [ ! -x $venv/bin/podman-compose ] || ! cmp -s docker/test/requirements.txt $venv/requirements.installed; then
+    echo "install-deps: preparing $venv from docker/test/requirements.txt"
+    python3 -m venv $venv
+    $venv/bin/pip install -q --disable-pip-version-check -r docker/test/requirements.txt
+    cp docker/test/requirements.txt $venv/requirements.installed
   fi
 fi
