@@ -6,14 +6,16 @@ Exits 0 when it did, 1 otherwise. Settings, from the environment (docker/compose
   HTTPS_PROXY    the emulator too: the SDK's HTTPS requests go through it (interception)
   PROJECT_ID     the Firebase project (default demo-project)
 """
+import json
 import os
 import sys
 import time
 import warnings
 
 import firebase_admin
-import google.oauth2.credentials
 import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from firebase_admin import credentials, messaging
 
 EMULATOR_URL = os.environ.get("EMULATOR_URL", "http://emulator:9499")
@@ -27,11 +29,22 @@ direct.trust_env = False
 warnings.filterwarnings("ignore", message="Message.token is deprecated", category=DeprecationWarning)
 
 
-class EmulatorCredential(credentials.Base):
-    """A fixed bearer token, which the emulator's default `--auth any` accepts: no token fetch."""
-
-    def get_credential(self):
-        return google.oauth2.credentials.Credentials(token="emulator-token")
+def service_account_file():
+    """A service-account key file as the Cloud console writes it, its token_uri Google's own. A real
+    backend mounts its own; this one makes a fresh key, which the emulator's token endpoint takes
+    as long as it is not started with --service-account (docs/auth.md)."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    info = {
+        "type": "service_account", "project_id": PROJECT_ID, "private_key_id": "compose-example",
+        "private_key": pem, "client_email": f"backend@{PROJECT_ID}.iam.gserviceaccount.com",
+        "client_id": "1", "token_uri": "https://oauth2.googleapis.com/token",
+    }
+    path = "/tmp/service-account.json"
+    with open(path, "w") as out:
+        json.dump(info, out)
+    return path
 
 
 def wait_until_healthy(seconds=60):
@@ -68,10 +81,9 @@ def main():
     resp.raise_for_status()
     token = resp.json()["token"]
 
-    # With a real service account (once the emulator serves the OAuth token endpoint, which the
-    # same proxy intercepts), this is the one line to change:
-    #   credential = credentials.Certificate("/run/secrets/service-account.json")
-    credential = EmulatorCredential()
+    # The SDK signs an assertion and asks https://oauth2.googleapis.com/token for an access token:
+    # through HTTPS_PROXY that is the emulator's token endpoint too.
+    credential = credentials.Certificate(service_account_file())
     app = firebase_admin.initialize_app(credential, {"projectId": PROJECT_ID})
     name = messaging.send(messaging.Message(
         token=token, notification=messaging.Notification(title="Hello from compose")), app=app)
