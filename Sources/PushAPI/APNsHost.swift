@@ -3,8 +3,9 @@
 enum APNsHost {
     /// The production host; every other name is the development environment.
     static let production = "api.push.apple.com"
-    /// Every host name of the provider API.
-    static let all: Set<String> = [production, "api.sandbox.push.apple.com", "api.development.push.apple.com"]
+    /// Every host name of the provider API, production first.
+    static let names = [production, "api.sandbox.push.apple.com", "api.development.push.apple.com"]
+    private static let all = Set(names)
 
     /// Whether `name` (an SNI name, or a `Host` with or without a port) is one of Apple's.
     static func isApple(_ name: String?) -> Bool {

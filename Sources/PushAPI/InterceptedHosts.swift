@@ -3,10 +3,8 @@
 /// emulator (docs/interception.md). Any other host is refused: never an open proxy.
 public enum InterceptedHosts {
     /// The host names, lowercase.
-    public static let names: [String] = [
-        "fcm.googleapis.com", "iid.googleapis.com", "oauth2.googleapis.com", "www.googleapis.com",
-        "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com",
-    ]
+    public static let names: [String] =
+        ["fcm.googleapis.com", "iid.googleapis.com", "oauth2.googleapis.com", "www.googleapis.com"] + APNsHost.names
 
     /// Whether `CONNECT host:port` opens a tunnel into the emulator: one of `names` on 443, or
     /// an Apple host on 2197 (APNs' other port).

@@ -23,7 +23,7 @@ struct RequestAuthenticator: Sendable {
         guard let header = request.headers["authorization"] else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "CREDENTIALS_MISSING"))
         }
-        guard let token = Self.bearerToken(header) else {
+        guard let token = BearerCredential.token(in: header) else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "ACCESS_TOKEN_TYPE_UNSUPPORTED"))
         }
         let (error, challenge): (GoogleError, String)
@@ -42,12 +42,5 @@ struct RequestAuthenticator: Sendable {
         var response = GoogleErrorResponse.make(error)
         response.headers.set("www-authenticate", challenge)
         return response
-    }
-
-    /// The token of `Bearer <token>` (the scheme in any case, spaces around ignored), or nil.
-    static func bearerToken(_ header: String) -> Substring? {
-        guard AuthMode.isBearer(header) else { return nil }
-        let trimmed = header.drop { $0 == " " }
-        return trimmed.dropFirst("bearer ".count).drop { $0 == " " }.prefix { $0 != " " }
     }
 }

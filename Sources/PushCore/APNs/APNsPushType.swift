@@ -6,14 +6,14 @@ public enum APNsPushType: String, Sendable, CaseIterable {
     /// topics are a certificate's UID, with no rule here.
     public var topicSuffix: String { APNsTopic.suffix(forPushType: rawValue) }
 
-    /// The `apns-priority` values Apple allows for this push type (a background push must be 5;
+    /// Whether Apple allows this `apns-priority` for this push type (a background push must be 5;
     /// an alert 10, 5 or 1). Other values are BadPriority.
-    public var allowedPriorities: Set<Int> {
+    public func allows(priority: Int) -> Bool {
         switch self {
-        case .background: [5]
-        case .location, .liveactivity: [10, 5]
-        case .pushtotalk: [10]
-        case .alert, .voip, .complication, .fileprovider, .mdm, .widgets, .controls: [10, 5, 1]
+        case .background: priority == 5
+        case .location, .liveactivity: priority == 10 || priority == 5
+        case .pushtotalk: priority == 10
+        case .alert, .voip, .complication, .fileprovider, .mdm, .widgets, .controls: priority == 10 || priority == 5 || priority == 1
         }
     }
 }

@@ -66,7 +66,7 @@ public struct APNsRequest: Sendable {
         if let givenType {
             guard let type = APNsPushType(rawValue: givenType) else { throw .invalidPushType }
             pushType = type
-            if let priority, let value = Int(priority), !type.allowedPriorities.contains(value) { throw .badPriority }
+            if let priority, let value = Int(priority), !type.allows(priority: value) { throw .badPriority }
             // A topic without the suffix its push type needs names no app that may get such pushes.
             if let topic, type != .mdm, !type.topicSuffix.isEmpty, !topic.hasSuffix(type.topicSuffix) {
                 throw .invalidPushType

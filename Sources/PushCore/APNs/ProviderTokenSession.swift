@@ -51,7 +51,7 @@ public struct ProviderTokenSession: Sendable {
             if let reason = Self.ageReason(issuedAt: current.issuedAt, now: now) { return reason }
             return accept(issuedAt: current.issuedAt, now: now)
         }
-        guard let token = Self.bearerToken(authorization) else { return .missingProviderToken }
+        guard let token = BearerCredential.token(in: authorization) else { return .missingProviderToken }
         let isCached = acceptedToken.map { $0.mode == mode && $0.text == token } ?? false
         switch mode {
         case .off:
@@ -113,27 +113,5 @@ public struct ProviderTokenSession: Sendable {
         if issued > now.adding(seconds: tokenLifetimeSeconds) { return .invalidProviderToken }
         if now > issued.adding(seconds: tokenLifetimeSeconds) { return .expiredProviderToken }
         return nil
-    }
-
-    /// The token of `bearer <token>` (the scheme in any case, spaces around the token ignored),
-    /// or nil when there is none.
-    private static func bearerToken(_ authorization: String?) -> Substring? {
-        guard let authorization else { return nil }
-        let scheme = "bearer"
-        let utf8 = authorization.utf8
-        guard utf8.count > scheme.utf8.count,
-              zip(utf8, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 }),
-              let separator = utf8.dropFirst(scheme.utf8.count).first, separator == UInt8(ascii: " ") || separator == UInt8(ascii: "\t")
-        else { return nil }
-        let token = authorization.dropFirst(scheme.count).trimmingSpacesAndTabs()
-        return token.isEmpty ? nil : token
-    }
-}
-
-private extension Substring {
-    func trimmingSpacesAndTabs() -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
-        return self[first...last]
     }
 }
