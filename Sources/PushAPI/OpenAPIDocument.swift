@@ -1657,6 +1657,32 @@ enum OpenAPIDocument {
       "FaultRequest": {
         "type": "object",
         "description": "docs/faults.md. Needs `error`, `delayMs` or both; `seed` only with `probability`. An FCM error code goes with an FCM match or none, an APNs reason with an APNs match or none (the two shapes below). A field that is null counts as left out; whole numbers may also be given as strings of digits (proto3 JSON).",
+        "allOf": [
+          {
+            "anyOf": [
+              {
+                "required": [
+                  "error"
+                ],
+                "properties": {
+                  "error": {
+                    "type": "string"
+                  }
+                }
+              },
+              {
+                "required": [
+                  "delayMs"
+                ],
+                "properties": {
+                  "delayMs": {
+                    "type": "integer"
+                  }
+                }
+              }
+            ]
+          }
+        ],
         "anyOf": [
           {
             "title": "FCM fault",
@@ -1726,107 +1752,19 @@ enum OpenAPIDocument {
                 ]
               },
               "times": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 2147483647
-                  },
-                  {
-                    "type": "null"
-                  }
-                ],
-                "description": "Attempts it fires on; left out: until deleted."
+                "$ref": "#/components/schemas/FaultRequestTimes"
               },
               "retryAfterSeconds": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 86400
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/FaultRequestRetryAfterSeconds"
               },
               "delayMs": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 60000
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/FaultRequestDelayMs"
               },
               "probability": {
-                "anyOf": [
-                  {
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 1
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/FaultRequestProbability"
               },
               "seed": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 9223372036854775807
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
-              }
-            },
-            "anyOf": [
-              {
-                "required": [
-                  "error"
-                ],
-                "properties": {
-                  "error": {
-                    "type": "string"
-                  }
-                }
-              },
-              {
-                "required": [
-                  "delayMs"
-                ],
-                "properties": {
-                  "delayMs": {
-                    "type": "integer"
-                  }
-                }
-              }
-            ],
-            "if": {
-              "required": [
-                "seed"
-              ],
-              "properties": {
-                "seed": {
-                  "type": "integer"
-                }
-              }
-            },
-            "then": {
-              "required": [
-                "probability"
-              ],
-              "properties": {
-                "probability": {
-                  "type": "number"
-                }
+                "$ref": "#/components/schemas/FaultRequestSeed"
               }
             }
           },
@@ -1924,109 +1862,102 @@ enum OpenAPIDocument {
                 ]
               },
               "times": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 2147483647
-                  },
-                  {
-                    "type": "null"
-                  }
-                ],
-                "description": "Attempts it fires on; left out: until deleted."
+                "$ref": "#/components/schemas/FaultRequestTimes"
               },
               "retryAfterSeconds": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 86400
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/FaultRequestRetryAfterSeconds"
               },
               "delayMs": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 60000
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/FaultRequestDelayMs"
               },
               "probability": {
-                "anyOf": [
-                  {
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 1
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/components/schemas/FaultRequestProbability"
               },
               "seed": {
-                "anyOf": [
-                  {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 9223372036854775807
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
-              }
-            },
-            "anyOf": [
-              {
-                "required": [
-                  "error"
-                ],
-                "properties": {
-                  "error": {
-                    "type": "string"
-                  }
-                }
-              },
-              {
-                "required": [
-                  "delayMs"
-                ],
-                "properties": {
-                  "delayMs": {
-                    "type": "integer"
-                  }
-                }
-              }
-            ],
-            "if": {
-              "required": [
-                "seed"
-              ],
-              "properties": {
-                "seed": {
-                  "type": "integer"
-                }
-              }
-            },
-            "then": {
-              "required": [
-                "probability"
-              ],
-              "properties": {
-                "probability": {
-                  "type": "number"
-                }
+                "$ref": "#/components/schemas/FaultRequestSeed"
               }
             }
+          }
+        ],
+        "if": {
+          "required": [
+            "seed"
+          ],
+          "properties": {
+            "seed": {
+              "type": "integer"
+            }
+          }
+        },
+        "then": {
+          "required": [
+            "probability"
+          ],
+          "properties": {
+            "probability": {
+              "type": "number"
+            }
+          }
+        }
+      },
+      "FaultRequestTimes": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 2147483647
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Attempts it fires on; left out: until deleted."
+      },
+      "FaultRequestRetryAfterSeconds": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 86400
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "FaultRequestDelayMs": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "FaultRequestProbability": {
+        "anyOf": [
+          {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "FaultRequestSeed": {
+        "anyOf": [
+          {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9223372036854775807
+          },
+          {
+            "type": "null"
           }
         ]
       },
