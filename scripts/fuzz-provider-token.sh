@@ -8,7 +8,8 @@ seconds="${1:-30}"
 corpus=.build/fuzz-provider-token-corpus
 mkdir -p .build "$corpus"
 # The parser reads base64url and JSON from ByteCoding; the check needs Apple's reasons, the modes
-# the clock's Timestamp and the JWT splitter (Auth/JSONWebToken), and nothing else of PushCore.
+# the clock's Timestamp, the JWT splitter (Auth/JSONWebToken) and the bearer reader
+# (Auth/BearerCredential), and nothing else of PushCore.
 scripts/build-fuzz-modules.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PushCore \
     -I .build/fuzz-modules -L .build/fuzz-modules -lByteCoding \
@@ -19,6 +20,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PushCore \
     Sources/PushCore/APNs/ProviderTokenError.swift \
     Sources/PushCore/APNs/ProviderTokenSession.swift \
     Sources/PushCore/Auth/JSONWebToken.swift \
+    Sources/PushCore/Auth/BearerCredential.swift \
     Sources/PushCore/Clock/Timestamp.swift \
     Tests/Fuzz/ProviderTokenFuzz.swift \
     -o .build/fuzz-provider-token
