@@ -19,6 +19,8 @@ public struct APNsRequest: Sendable {
     /// The `apns-*` headers as sent (names lowercase), in order: what the device receives.
     public let headers: [HeaderField]
 
+    private static let apnsPrefix = Array("apns-".utf8)
+
     /// The most bytes of `apns-collapse-id`.
     public static let collapseIDByteLimit = 64
 
@@ -37,7 +39,9 @@ public struct APNsRequest: Sendable {
                 hasAuthorization = true
                 continue
             }
-            guard field.name.hasPrefix("apns-") else { continue }
+            // Compared as bytes: `hasPrefix` compares by Unicode rules, at a few hundred
+            // instructions a header.
+            guard field.name.withUTF8Bytes({ $0.starts(with: Self.apnsPrefix) }) else { continue }
             // A request has a handful of these: a scan costs less than hashing each name.
             guard !headers.contains(where: { $0.name == field.name }) else { throw .duplicateHeaders }
             headers.append(field)
@@ -94,13 +98,22 @@ public struct APNsRequest: Sendable {
     /// for malformed JSON) of at most 4096 bytes, 5120 for VoIP (PayloadTooLarge). A request
     /// without a push type becomes a `background` one when `aps` holds only `content-available`.
     public mutating func checkPayload(_ body: [UInt8]) throws(APNsReason) {
-        guard case .object(let payload)? = try? JSONParser.parse(body) else { throw .payloadEmpty }
-        if !ApplePayloadLimit.fits(byteCount: body.count, pushType: pushType.rawValue) { throw .payloadTooLarge }
-        if !hasPushType, case .object(let aps)? = payload["aps"], aps.members.count == 1,
-            aps.members[0].key == "content-available"
-        {
-            pushType = .background
+        // The payload is kept as the bytes it came in: with the push type given, it is only
+        // checked, without the tree a parse builds and frees.
+        if hasPushType {
+            switch JSONValidator.check(body) {
+            case .object: break
+            case .otherValue, .invalid: throw .payloadEmpty
+            case .undecided:
+                guard case .object? = try? JSONParser.parse(body) else { throw .payloadEmpty }
+            }
+        } else {
+            guard case .object(let payload)? = try? JSONParser.parse(body) else { throw .payloadEmpty }
+            if case .object(let aps)? = payload["aps"], aps.members.count == 1, aps.members[0].key == "content-available" {
+                pushType = .background
+            }
         }
+        if !ApplePayloadLimit.fits(byteCount: body.count, pushType: pushType.rawValue) { throw .payloadTooLarge }
     }
 
     /// `8-4-4-4-12` hex digits, any case.

@@ -1,0 +1,218 @@
+/// Decides whether bytes are one JSON text that `JSONParser` accepts, and whether its value is
+/// an object, without building the value: for a body that is checked and then kept as the bytes
+/// it came in (an APNs payload), where building and freeing a `JSONValue` tree cost more than
+/// the rest of the check.
+///
+/// It follows the parser rule for rule (grammar, UTF-8, escapes, nesting limit, one key per
+/// object) with the parser's own escape and UTF-8 checks. Where an exact answer would need the
+/// parser's own work it answers `undecided`, and the caller parses: a key with an escape or a
+/// byte beyond ASCII (the parser compares keys as Swift strings, by canonical equivalence), an
+/// object of more than 16 members (the parser hashes those), a number with an exponent or more
+/// than 308 digits (the parser checks those for overflow). `JSONValidatorTests` and the JSON
+/// fuzz target compare its answers with the parser's.
+public enum JSONValidator {
+    /// What `check` found.
+    public enum Verdict: Sendable, Equatable {
+        /// A JSON text whose value is an object.
+        case object
+        /// A JSON text whose value is an array, a string, a number, a literal.
+        case otherValue
+        /// Not a JSON text the parser accepts.
+        case invalid
+        /// Not decided here: the parser must say.
+        case undecided
+    }
+
+    /// Checks `buffer`, with the parser's nesting limit `maxDepth`.
+    public static func check(_ buffer: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) -> Verdict {
+        var walker = Walker(reader: JSONReader(buffer: buffer, maxDepth: maxDepth))
+        // Room for a few objects' keys at once, rather than growing by doubling from one.
+        walker.keys.reserveCapacity(4 * Walker.memberLimit)
+        do throws(Walker.Stop) {
+            walker.reader.skipWhitespace()
+            let isObject = !walker.reader.atEnd && walker.reader.bytes[walker.reader.index] == UInt8(ascii: "{")
+            try walker.value(depth: 0)
+            walker.reader.skipWhitespace()
+            guard walker.reader.atEnd else { return .invalid }
+            return isObject ? .object : .otherValue
+        } catch {
+            return error.verdict
+        }
+    }
+
+    /// Checks `bytes`, with the parser's nesting limit `maxDepth`.
+    public static func check(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) -> Verdict {
+        bytes.withUnsafeBytes { check($0, maxDepth: maxDepth) }
+    }
+}
+
+/// The walk over one text: `JSONParser`'s reading, with nothing kept but the keys of the
+/// objects it is inside.
+private struct Walker {
+    /// Why the walk ended early.
+    struct Stop: Error {
+        let verdict: JSONValidator.Verdict
+        static let invalid = Stop(verdict: .invalid)
+        static let undecided = Stop(verdict: .undecided)
+    }
+
+    /// The most members an object may have here before the parser must decide.
+    static let memberLimit = 16
+
+    var reader: JSONReader
+    /// The keys of the objects being read, outermost first: for each, the offset of its first
+    /// byte and the offset past its last.
+    var keys: [Int] = []
+
+    private var byte: UInt8 { reader.bytes[reader.index] }
+
+    /// A value nested `depth` deep, as `JSONReader.parseValue(depth:key:)` reads it.
+    mutating func value(depth: Int) throws(Stop) {
+        reader.skipWhitespace()
+        guard !reader.atEnd else { throw .invalid }
+        switch byte {
+        case UInt8(ascii: "{"):
+            guard depth < reader.maxDepth else { throw .invalid }
+            try object(depth: depth + 1)
+        case UInt8(ascii: "["):
+            guard depth < reader.maxDepth else { throw .invalid }
+            try array(depth: depth + 1)
+        case UInt8(ascii: "\""):
+            _ = try string()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try number()
+        case UInt8(ascii: "t"): try word("true")
+        case UInt8(ascii: "f"): try word("false")
+        case UInt8(ascii: "n"): try word("null")
+        default: throw .invalid
+        }
+    }
+
+    private mutating func word(_ word: StaticString) throws(Stop) {
+        do throws(JSONParseError) {
+            try reader.expectWord(word)
+        } catch {
+            throw .invalid
+        }
+    }
+
+    private mutating func object(depth: Int) throws(Stop) {
+        reader.index += 1  // {
+        let firstKey = keys.count
+        defer { keys.removeLast(keys.count - firstKey) }
+        reader.skipWhitespace()
+        if !reader.atEnd, byte == UInt8(ascii: "}") {
+            reader.index += 1
+            return
+        }
+        while true {
+            reader.skipWhitespace()
+            guard !reader.atEnd, byte == UInt8(ascii: "\"") else { throw .invalid }
+            let (start, end, isPlainASCII) = try string()
+            guard isPlainASCII, keys.count - firstKey < 2 * Self.memberLimit else { throw .undecided }
+            let key = reader.bytes[start..<end]
+            for other in stride(from: firstKey, to: keys.count, by: 2) where keys[other + 1] - keys[other] == key.count {
+                if reader.bytes[keys[other]..<keys[other + 1]].elementsEqual(key) { throw .invalid }
+            }
+            keys.append(start)
+            keys.append(end)
+            reader.skipWhitespace()
+            guard !reader.atEnd, byte == UInt8(ascii: ":") else { throw .invalid }
+            reader.index += 1
+            try value(depth: depth)
+            reader.skipWhitespace()
+            guard !reader.atEnd else { throw .invalid }
+            switch byte {
+            case UInt8(ascii: ","): reader.index += 1
+            case UInt8(ascii: "}"):
+                reader.index += 1
+                return
+            default: throw .invalid
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws(Stop) {
+        reader.index += 1  // [
+        reader.skipWhitespace()
+        if !reader.atEnd, byte == UInt8(ascii: "]") {
+            reader.index += 1
+            return
+        }
+        while true {
+            try value(depth: depth)
+            reader.skipWhitespace()
+            guard !reader.atEnd else { throw .invalid }
+            switch byte {
+            case UInt8(ascii: ","): reader.index += 1
+            case UInt8(ascii: "]"):
+                reader.index += 1
+                return
+            default: throw .invalid
+            }
+        }
+    }
+
+    /// A string from its opening quote: where its text starts and ends, and whether it is plain
+    /// ASCII without escapes (so that its bytes are its text).
+    private mutating func string() throws(Stop) -> (start: Int, end: Int, isPlainASCII: Bool) {
+        reader.index += 1  // "
+        let start = reader.index
+        var isPlainASCII = true
+        let count = reader.bytes.count
+        while true {
+            // Eight bytes at a time up to the first that needs a look (exact: see `WordBytes`).
+            while reader.index + 8 <= count {
+                let flags = JSONStringBytes.lookFlags(reader.bytes.loadUnaligned(fromByteOffset: reader.index, as: UInt64.self))
+                if flags != 0 {
+                    reader.index += WordBytes.firstFlaggedByte(in: flags)
+                    break
+                }
+                reader.index += 8
+            }
+            guard reader.index < count else { throw .invalid }
+            let byte = self.byte
+            if byte == UInt8(ascii: "\"") {
+                let end = reader.index
+                reader.index += 1
+                return (start, end, isPlainASCII)
+            } else if byte == UInt8(ascii: "\\") {
+                isPlainASCII = false
+                // The parser's own check; what it decodes into the scratch buffer is not needed.
+                reader.scratch.removeAll(keepingCapacity: true)
+                do throws(JSONParseError) { try reader.parseEscape() } catch { throw .invalid }
+            } else if byte < 0x20 {
+                throw .invalid
+            } else if byte >= 0x80 {
+                isPlainASCII = false
+                do throws(JSONParseError) { reader.index += try reader.checkUTF8Sequence() } catch { throw .invalid }
+            } else {
+                reader.index += 1
+            }
+        }
+    }
+
+    /// A number, by `JSONReader.parseNumber`'s grammar.
+    private mutating func number() throws(Stop) {
+        let start = reader.index
+        if byte == UInt8(ascii: "-") { reader.index += 1 }
+        guard !reader.atEnd, isDigit(byte) else { throw .invalid }
+        if byte == UInt8(ascii: "0") {
+            reader.index += 1
+            if !reader.atEnd, isDigit(byte) { throw .invalid }
+        } else {
+            while !reader.atEnd, isDigit(byte) { reader.index += 1 }
+        }
+        if reader.index - start > 308 { throw .undecided }
+        if !reader.atEnd, byte == UInt8(ascii: ".") {
+            reader.index += 1
+            guard !reader.atEnd, isDigit(byte) else { throw .invalid }
+            while !reader.atEnd, isDigit(byte) { reader.index += 1 }
+        }
+        if !reader.atEnd, byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            throw .undecided
+        }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}
