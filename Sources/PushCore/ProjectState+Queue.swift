@@ -187,7 +187,7 @@ extension ProjectState {
     private mutating func collapsePending(of device: inout Device, replacedBy newer: Delivery, at now: Timestamp) {
         let collapseID = newer.collapseID
         let apnsTopic = newer.origin == .apns ? newer.notification.topic : nil
-        var reason: String?
+        let newerNumber = newer.number
         device.pendingDeliveryNumbers.removeAll { number in
             // Each stored delivery is looked at where it is: a copy of it would retain and
             // release its every part, and an APNs send looks at the device's every stored push.
@@ -195,8 +195,7 @@ extension ProjectState {
                 let sameCollapseID = collapseID != nil && older.collapseID == collapseID
                 let sameAPNsTopic = apnsTopic != nil && older.origin == .apns && older.notification.topic == apnsTopic
                 guard sameCollapseID || sameAPNsTopic else { return false }
-                if reason == nil { reason = "replaced by \(newer.id)" }
-                older.move(to: .collapsed, at: now, reason: reason)
+                older.collapse(at: now, replacedBy: newerNumber)
                 return true
             } ?? false
         }

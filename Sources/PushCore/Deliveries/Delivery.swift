@@ -73,6 +73,12 @@ public struct Delivery: Sendable, Equatable {
         laterTransitions.append(DeliveryTransition(state: state, at: time, reason: reason))
     }
 
+    /// Records that the delivery numbered `number` replaced this one (same collapse id, or
+    /// Apple's one stored notification per topic).
+    mutating func collapse(at time: Timestamp, replacedBy number: Int) {
+        laterTransitions.append(DeliveryTransition(state: .collapsed, at: time, replacedBy: number))
+    }
+
     /// The delivery as the message log shows it.
     public var json: JSONValue {
         .object(JSONObject([
