@@ -41,9 +41,11 @@ struct APNsRoutes {
     /// Checks in Apple's order (docs/apns.md): headers and path, the device, the provider
     /// token, the payload; then queues the notification.
     func send(_ request: HTTPRequest) -> HTTPResponse {
+        let given = request.headers.fields(where: Self.isAPNsHeaderName)
         var fields = [HeaderField]()
+        fields.reserveCapacity(given.count)
         var authorization: String?
-        for (name, value) in request.headers.fields(where: Self.isAPNsHeaderName) {
+        for (name, value) in given {
             if name == "authorization", authorization == nil { authorization = value }
             fields.append(HeaderField(name, value))
         }
@@ -142,13 +144,9 @@ struct APNsRoutes {
 
     /// `apns-*` or `authorization`: the headers the provider API reads (names are lower-case).
     private static func isAPNsHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Compared with byte arrays, not string views: every header of every push passes here.
-        if name.count > apnsPrefix.count, name.prefix(apnsPrefix.count).elementsEqual(apnsPrefix) { return true }
-        return name.count == authorization.count && name.elementsEqual(authorization)
+        // Compared as bytes, not string views: every header of every push passes here.
+        name.startsLonger(than: "apns-") || name.equals("authorization")
     }
-
-    private static let apnsPrefix = Array("apns-".utf8)
-    private static let authorization = Array("authorization".utf8)
 }
 
 /// Fresh UUIDs from a fast generator seeded once (a system call per answer would cost more

@@ -16,7 +16,7 @@ struct ProjectState: Sendable {
     /// send writes it into its payload.
     let derivedSenderID: String
     var devices = DeviceTable()
-    var tokenByAPNsToken: [String: String] = [:]
+    var tokenByAPNsToken = TokenTable<String>()
     var uninstalledTokens: [String: Timestamp] = [:]
     var uninstalledAPNsTokens: [String: Timestamp] = [:]
     /// The message log sequences of uninstalled devices (`Device.messageLogSequences`), by token:

@@ -85,6 +85,14 @@ final class ClockAndTokenTests: XCTestCase {
         XCTAssertFalse(APNsDeviceToken.isWellFormed("zz"))
     }
 
+    func testAPNsTokensAreLowercasedOnlyWhenTheyHaveCapitals() {
+        XCTAssertEqual(APNsDeviceToken.normalized("abcdef0123"), "abcdef0123")
+        XCTAssertEqual(APNsDeviceToken.normalized("ABCDEF0123"), "abcdef0123")
+        XCTAssertEqual(APNsDeviceToken.normalized("abcdeF"), "abcdef")
+        XCTAssertEqual(APNsDeviceToken.normalized("Zz@[`{"), "zz@[`{")
+        XCTAssertEqual(APNsDeviceToken.normalized(""), "")
+    }
+
     func testSenderIDIsStableAndTwelveDigits() {
         let demo = SenderID.derived(fromProjectID: "demo")
         XCTAssertEqual(demo.count, 12)

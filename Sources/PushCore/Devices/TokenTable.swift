@@ -1,19 +1,24 @@
-/// A project's devices by FCM registration token: a dictionary keyed by `TokenKey`, read and
-/// changed by the token string as a `[String: Device]` would be.
-struct DeviceTable: Sendable {
-    /// The position of a stored device, valid until a device is inserted or removed.
-    typealias Index = Dictionary<TokenKey, Device>.Index
+/// A project's devices by FCM registration token.
+typealias DeviceTable = TokenTable<Device>
 
-    private var storage: [TokenKey: Device] = [:]
+/// Values by token (an FCM registration token, an APNs device token): a dictionary keyed by
+/// `TokenKey`, read and changed by the token string as a `[String: Value]` would be, but
+/// hashing a token by its digest rather than by `String`'s hash (several hundred instructions
+/// for a token of 64 or more bytes, and a send looks its token up more than once).
+struct TokenTable<Value: Sendable>: Sendable {
+    /// The position of a stored value, valid until a value is inserted or removed.
+    typealias Index = Dictionary<TokenKey, Value>.Index
 
-    /// The device with `token`; setting nil removes it. Changed in place, not copied out.
-    subscript(token: String) -> Device? {
+    private var storage: [TokenKey: Value] = [:]
+
+    /// The value for `token`; setting nil removes it. Changed in place, not copied out.
+    subscript(token: String) -> Value? {
         get { storage[key(for: token)] }
         _modify { yield &storage[key(for: token)] }
     }
 
-    /// The devices, in no order; changed in place through an index.
-    var values: Dictionary<TokenKey, Device>.Values {
+    /// The values, in no order; changed in place through an index.
+    var values: Dictionary<TokenKey, Value>.Values {
         get { storage.values }
         _modify { yield &storage.values }
     }
@@ -21,24 +26,25 @@ struct DeviceTable: Sendable {
     /// Every stored token, in no order.
     var tokens: [String] { storage.keys.map(\.token) }
 
-    /// The position of the device with `token`.
+    /// The position of the value for `token`.
     func index(forKey token: String) -> Index? {
         storage.index(forKey: key(for: token))
     }
 
-    /// The token of the device at `index`.
+    /// The token of the value at `index`.
     func token(at index: Index) -> String {
         storage.keys[index].token
     }
 
-    /// Removes and returns the device with `token`.
-    mutating func removeValue(forKey token: String) -> Device? {
+    /// Removes and returns the value for `token`.
+    mutating func removeValue(forKey token: String) -> Value? {
         storage.removeValue(forKey: key(for: token))
     }
 
     /// The key to look `token` up by. Stored tokens are ASCII (every way of adding a device checks
-    /// `RegistrationToken.isWellFormed`), but a non-ASCII token may still equal one as a string:
-    /// it is looked for by comparing strings, as `[String: Device]` would find it.
+    /// `RegistrationToken.isWellFormed` or `APNsDeviceToken.isWellFormed`), but a non-ASCII token
+    /// may still equal one as a string: it is looked for by comparing strings, as
+    /// `[String: Value]` would find it.
     private func key(for token: String) -> TokenKey {
         let key = TokenKey(token)
         guard key.digest == TokenKey.unhashed else { return key }
