@@ -110,7 +110,9 @@ struct APNsRoutes {
         let apnsID = givenID ?? generatedID ?? APNsErrorResponse.generatedID()
         switch consume outcome {
         case .accepted:
-            var headers: HTTPHeaders = ["apns-id": apnsID]
+            // Added one by one: a dictionary literal goes through an array of pairs first.
+            var headers = HTTPHeaders()
+            headers.add("apns-id", apnsID)
             if !isProduction {
                 headers.add("apns-unique-id", uniqueIDs.next())
             }

@@ -33,11 +33,9 @@ extension ProjectState {
         } else {
             // Most sends carry no collapse id and skip the scan, which would make a long queue quadratic.
             if delivery.hasCollapseID || delivery.origin == .apns {
-                // Taken out while it changes, so that its queue is not copied.
-                var device = devices.values[slot]
-                devices.values[slot].pendingDeliveryNumbers = ChunkedArray()
-                collapsePending(of: &device, replacedBy: delivery, at: now)
-                devices.values[slot] = device
+                // The device and the store are changed in place, side by side: a copy of the
+                // device taken out and put back cost more than the collapse itself.
+                Self.collapsePending(of: &devices.values[slot], in: &deliveries, replacedBy: delivery, at: now)
             }
             devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
             expiries.insert(PendingExpiry(expiresAt: delivery.expiresAt, number: delivery.number))
@@ -184,7 +182,9 @@ extension ProjectState {
 
     /// A stored delivery with the same collapse id — or, for the APNs API, the same topic
     /// (Apple stores one notification per app) — gives way to the new one.
-    private mutating func collapsePending(of device: inout Device, replacedBy newer: Delivery, at now: Timestamp) {
+    private static func collapsePending(
+        of device: inout Device, in deliveries: inout DeliveryStore, replacedBy newer: Delivery, at now: Timestamp
+    ) {
         let collapseID = newer.collapseID
         let apnsTopic = newer.origin == .apns ? newer.notification.topic : nil
         let newerNumber = newer.number

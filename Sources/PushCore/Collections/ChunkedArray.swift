@@ -91,11 +91,15 @@ struct ChunkedArray<Element> {
 
     /// Removes the elements `shouldBeRemoved` accepts, keeping the others in order.
     mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-        for chunk in sealed.indices { try sealed[chunk].removeAll(where: shouldBeRemoved) }
-        // A closure, not `\.isEmpty`: a key path in this generic context was made anew on every
-        // call (about 11,000 instructions, more than the rest of an APNs send's queueing).
-        sealed.removeAll { $0.isEmpty }
-        try open.removeAll(where: shouldBeRemoved)
+        // Empty parts are left alone: a mutation of an empty array first replaces the shared
+        // empty storage with an allocation of its own (most queues have no sealed chunk).
+        if !sealed.isEmpty {
+            for chunk in sealed.indices { try sealed[chunk].removeAll(where: shouldBeRemoved) }
+            // A closure, not `\.isEmpty`: a key path in this generic context was made anew on
+            // every call (about 11,000 instructions, more than the rest of an APNs send's queueing).
+            sealed.removeAll { $0.isEmpty }
+        }
+        if !open.isEmpty { try open.removeAll(where: shouldBeRemoved) }
         count = sealed.reduce(open.count) { $0 + $1.count }
     }
 

@@ -22,11 +22,7 @@ public struct HeaderField: Sendable, Equatable {
     /// `name` in lowercase; names are nearly always lowercase already, and checking costs less
     /// than lowercasing.
     static func lowercased(_ name: String) -> String {
-        let isUppercase = { (byte: UInt8) in byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
-        let hasUppercase =
-            name.utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercase) }
-            ?? name.utf8.contains(where: isUppercase)
-        return hasUppercase ? name.lowercased() : name
+        ASCIIText.hasUppercase(name) ? name.lowercased() : name
     }
 }
 

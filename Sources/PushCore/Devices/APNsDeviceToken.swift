@@ -7,20 +7,13 @@ public enum APNsDeviceToken {
     public static func isWellFormed(_ token: String) -> Bool {
         let count = token.utf8.count
         guard count >= 2, count <= 512, count % 2 == 0 else { return false }
-        // Over the contiguous bytes: every APNs send checks its token, and the generic walk of
-        // a `String.UTF8View` cost about 40 instructions a digit.
-        return token.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(\.isHexDigit) }
-            ?? token.utf8.allSatisfy(\.isHexDigit)
+        return ASCIIText.isHex(token)
     }
 
     /// The token in lowercase, the one form the emulator stores, so `ABCD` and `abcd` name one
     /// device. A token in lowercase already (nearly every one) is returned as it is, not copied.
     public static func normalized(_ token: String) -> String {
-        let isUppercase = { (byte: UInt8) in (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
-        let hasUppercase =
-            token.utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercase) }
-            ?? token.utf8.contains(where: isUppercase)
-        return hasUppercase ? token.lowercased() : token
+        ASCIIText.hasUppercase(token) ? token.lowercased() : token
     }
 }
 
