@@ -25,18 +25,20 @@ public enum JSONValidator {
 
     /// Checks `buffer`, with the parser's nesting limit `maxDepth`.
     public static func check(_ buffer: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) -> Verdict {
-        var walker = Walker(reader: JSONReader(buffer: buffer, maxDepth: maxDepth))
-        // Room for a few objects' keys at once, rather than growing by doubling from one.
-        walker.keys.reserveCapacity(4 * Walker.memberLimit)
-        do throws(Walker.Stop) {
-            walker.reader.skipWhitespace()
-            let isObject = !walker.reader.atEnd && walker.reader.bytes[walker.reader.index] == UInt8(ascii: "{")
-            try walker.value(depth: 0)
-            walker.reader.skipWhitespace()
-            guard walker.reader.atEnd else { return .invalid }
-            return isObject ? .object : .otherValue
-        } catch {
-            return error.verdict
+        // The keys of the objects being read live on the stack: an array's appends each checked
+        // its uniqueness and capacity.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * Walker.keyLimit) { keys in
+            var walker = Walker(reader: JSONReader(buffer: buffer, maxDepth: maxDepth), keys: keys)
+            do throws(Walker.Stop) {
+                walker.reader.skipWhitespace()
+                let isObject = !walker.reader.atEnd && walker.reader.bytes[walker.reader.index] == UInt8(ascii: "{")
+                try walker.value(depth: 0)
+                walker.reader.skipWhitespace()
+                guard walker.reader.atEnd else { return .invalid }
+                return isObject ? .object : .otherValue
+            } catch {
+                return error.verdict
+            }
         }
     }
 
@@ -58,11 +60,20 @@ private struct Walker {
 
     /// The most members an object may have here before the parser must decide.
     static let memberLimit = 16
+    /// The most keys of the objects being read at once (nested objects add up) before the
+    /// parser must decide.
+    static let keyLimit = 64
 
     var reader: JSONReader
-    /// The keys of the objects being read, outermost first: for each, the offset of its first
-    /// byte and the offset past its last.
-    var keys: [Int] = []
+    /// The keys of the objects being read, outermost first, in the first `keyCount` pairs: for
+    /// each, the offset of its first byte and the offset past its last.
+    let keys: UnsafeMutableBufferPointer<Int>
+    var keyCount = 0
+
+    init(reader: JSONReader, keys: UnsafeMutableBufferPointer<Int>) {
+        self.reader = reader
+        self.keys = keys
+    }
 
     private var byte: UInt8 { reader.bytes[reader.index] }
 
@@ -98,8 +109,8 @@ private struct Walker {
 
     private mutating func object(depth: Int) throws(Stop) {
         reader.index += 1  // {
-        let firstKey = keys.count
-        defer { keys.removeLast(keys.count - firstKey) }
+        let firstKey = keyCount
+        defer { keyCount = firstKey }
         reader.skipWhitespace()
         if !reader.atEnd, byte == UInt8(ascii: "}") {
             reader.index += 1
@@ -109,13 +120,18 @@ private struct Walker {
             reader.skipWhitespace()
             guard !reader.atEnd, byte == UInt8(ascii: "\"") else { throw .invalid }
             let (start, end, isPlainASCII) = try string()
-            guard isPlainASCII, keys.count - firstKey < 2 * Self.memberLimit else { throw .undecided }
+            guard isPlainASCII, keyCount - firstKey < 2 * Self.memberLimit, keyCount < keys.count else { throw .undecided }
             let key = reader.bytes[start..<end]
-            for other in stride(from: firstKey, to: keys.count, by: 2) where keys[other + 1] - keys[other] == key.count {
-                if reader.bytes[keys[other]..<keys[other + 1]].elementsEqual(key) { throw .invalid }
+            var other = firstKey
+            while other < keyCount {
+                if keys[other + 1] - keys[other] == key.count, reader.bytes[keys[other]..<keys[other + 1]].elementsEqual(key) {
+                    throw .invalid
+                }
+                other += 2
             }
-            keys.append(start)
-            keys.append(end)
+            keys[keyCount] = start
+            keys[keyCount + 1] = end
+            keyCount += 2
             reader.skipWhitespace()
             guard !reader.atEnd, byte == UInt8(ascii: ":") else { throw .invalid }
             reader.index += 1
@@ -156,38 +172,43 @@ private struct Walker {
     /// A string from its opening quote: where its text starts and ends, and whether it is plain
     /// ASCII without escapes (so that its bytes are its text).
     private mutating func string() throws(Stop) -> (start: Int, end: Int, isPlainASCII: Bool) {
-        reader.index += 1  // "
-        let start = reader.index
+        // The cursor in locals while the bytes run plain: kept in `reader`, it went through
+        // memory at every step.
+        let bytes = reader.bytes
+        let count = bytes.count
+        let start = reader.index + 1  // past the opening quote
+        var index = start
         var isPlainASCII = true
-        let count = reader.bytes.count
         while true {
             // Eight bytes at a time up to the first that needs a look (exact: see `WordBytes`).
-            while reader.index + 8 <= count {
-                let flags = JSONStringBytes.lookFlags(reader.bytes.loadUnaligned(fromByteOffset: reader.index, as: UInt64.self))
+            while index &+ 8 <= count {
+                let flags = JSONStringBytes.lookFlags(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 if flags != 0 {
-                    reader.index += WordBytes.firstFlaggedByte(in: flags)
+                    index &+= WordBytes.firstFlaggedByte(in: flags)
                     break
                 }
-                reader.index += 8
+                index &+= 8
             }
-            guard reader.index < count else { throw .invalid }
-            let byte = self.byte
+            guard index < count else { throw .invalid }
+            let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let end = reader.index
-                reader.index += 1
-                return (start, end, isPlainASCII)
+                reader.index = index &+ 1
+                return (start, index, isPlainASCII)
             } else if byte == UInt8(ascii: "\\") {
                 isPlainASCII = false
                 // The parser's own check; what it decodes into the scratch buffer is not needed.
+                reader.index = index
                 reader.scratch.removeAll(keepingCapacity: true)
                 do throws(JSONParseError) { try reader.parseEscape() } catch { throw .invalid }
+                index = reader.index
             } else if byte < 0x20 {
                 throw .invalid
             } else if byte >= 0x80 {
                 isPlainASCII = false
-                do throws(JSONParseError) { reader.index += try reader.checkUTF8Sequence() } catch { throw .invalid }
+                reader.index = index
+                do throws(JSONParseError) { index &+= try reader.checkUTF8Sequence() } catch { throw .invalid }
             } else {
-                reader.index += 1
+                index &+= 1
             }
         }
     }

@@ -73,12 +73,19 @@ final class JSONValidatorTests: XCTestCase {
             #"{"\u0061":1,"a":2}"#, "{\"é\":1,\"e\u{301}\":2}", #"{"a":1e400}"#, #"{"a":1E2}"#,
             "{" + (0..<17).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}",
             "[" + String(repeating: "9", count: 400) + "]",
+            // Nested objects whose keys add up to more than the validator keeps at once.
+            String(repeating: "{" + (0..<15).map { "\"k\($0)\":1," }.joined() + "\"n\":", count: 5) + "1"
+                + String(repeating: "}", count: 5),
         ] {
             XCTAssertEqual(JSONValidator.check(Array(text.utf8)), .undecided, "for \(text.debugDescription)")
         }
         XCTAssertEqual(parserVerdict(Array(#"{"\u0061":1,"a":2}"#.utf8)), .invalid)
         XCTAssertEqual(parserVerdict(Array("{\"é\":1,\"e\u{301}\":2}".utf8)), .invalid)
         XCTAssertEqual(parserVerdict(Array(#"{"a":1e400}"#.utf8)), .invalid)
+        // Four such levels stay within what it keeps, and are decided.
+        let fourLevels = String(repeating: "{" + (0..<15).map { "\"k\($0)\":1," }.joined() + "\"n\":", count: 4) + "1"
+            + String(repeating: "}", count: 4)
+        XCTAssertEqual(JSONValidator.check(Array(fourLevels.utf8)), .object)
     }
 
     func testNestingLimitIsTheParsers() {
