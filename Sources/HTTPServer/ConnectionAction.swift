@@ -1,0 +1,17 @@
+/// What a response asks of the connection that carries it, besides or instead of its answer
+/// (the emulator's transport faults, docs/faults.md). Set as `HTTPResponse.connectionAction`.
+public enum ConnectionAction: Sendable, Equatable {
+    /// Abort the connection at once: the peer sees a TCP reset (RST), on HTTP/1.1 and HTTP/2,
+    /// TLS or not. The response is not sent, nor anything still queued on the connection.
+    case reset
+    /// Send the response, then close the connection gracefully. HTTP/2: a GOAWAY (NO_ERROR) once
+    /// the response's stream has ended, its last-stream-id that stream (the request was
+    /// processed), carrying `debugData`; other streams already open below it are answered first.
+    /// HTTP/1.1: the response goes out with `connection: close`, then the connection closes.
+    case goAwayAfterAnswer(debugData: [UInt8])
+    /// Send no response and close the connection gracefully. HTTP/2: a GOAWAY (NO_ERROR) at once,
+    /// its last-stream-id below the response's stream (the request was not processed, so a
+    /// client may retry it, RFC 9113 §6.8), carrying `debugData`. HTTP/1.1: a close (FIN) without
+    /// an answer, after the answers queued before it.
+    case goAwayUnanswered(debugData: [UInt8])
+}
