@@ -39,18 +39,6 @@ def no_faults_left(api, emulator):
     assert emulator.alive(), emulator.stderr()[-3000:]
 
 
-def add_fault(api, project=PROJECT, **fault):
-    status, body = api.call("POST", f"/emulator/v1/projects/{project}/faults", fault)
-    assert status == 201, body
-    return body
-
-
-def fired(api, fault, project=PROJECT):
-    status, body = api.call("GET", f"/emulator/v1/projects/{project}/faults/{fault['id']}")
-    assert status == 200, body
-    return body["fired"]
-
-
 def segment(value):
     return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
 
@@ -76,7 +64,7 @@ def sdk_app(emulator, key_pem, email):
 
 def test_invalid_grant_surfaces_from_send_as_refresh_error(emulator, api, key_pem):
     email = new_email()
-    fault = add_fault(api, match={"serviceAccount": email}, error="invalid_grant")
+    fault = api.add_fault(match={"serviceAccount": email}, error="invalid_grant")
     app = sdk_app(emulator, key_pem, email)
     try:
         token = Devices(emulator.http).register()
@@ -85,7 +73,7 @@ def test_invalid_grant_surfaces_from_send_as_refresh_error(emulator, api, key_pe
         assert raised.value.args[0] == "invalid_grant: Invalid JWT Signature."
         assert not raised.value.retryable
         # Not retried by google-auth; nothing was sent.
-        assert fired(api, fault) == 1
+        assert api.fault_state(fault)["fired"] == 1
         assert Devices(emulator.http).connect(token) == []
     finally:
         firebase_admin.delete_app(app)
@@ -93,15 +81,29 @@ def test_invalid_grant_surfaces_from_send_as_refresh_error(emulator, api, key_pe
 
 def test_google_auth_retries_unavailable_then_gets_its_token(emulator, api, key_pem):
     email = new_email()
-    fault = add_fault(api, match={"serviceAccount": email}, error="UNAVAILABLE", times=2)
+    fault = api.add_fault(match={"serviceAccount": email}, error="UNAVAILABLE", times=2)
     app = sdk_app(emulator, key_pem, email)
     try:
         devices = Devices(emulator.http)
         token = devices.register()
         name = messaging.send(messaging.Message(token=token), app=app)
         assert name.startswith(f"projects/{PROJECT}/messages/")
-        assert fired(api, fault) == 2, "two failed token requests, the third got the token"
+        assert api.fault_state(fault)["fired"] == 2, "two failed token requests, the third got the token"
         assert [e["messageName"] for e in devices.connect(token)] == [name]
+    finally:
+        firebase_admin.delete_app(app)
+
+
+def test_google_auth_gives_up_on_unavailable_after_three_attempts(emulator, api, key_pem):
+    email = new_email()
+    fault = api.add_fault(match={"serviceAccount": email}, error="UNAVAILABLE")
+    app = sdk_app(emulator, key_pem, email)
+    try:
+        with pytest.raises(google.auth.exceptions.RefreshError) as raised:
+            messaging.send(messaging.Message(token=Devices(emulator.http).register()), app=app)
+        assert raised.value.retryable
+        assert "temporarily_unavailable" in str(raised.value)
+        assert api.fault_state(fault)["fired"] == 3
     finally:
         firebase_admin.delete_app(app)
 
@@ -109,16 +111,16 @@ def test_google_auth_retries_unavailable_then_gets_its_token(emulator, api, key_
 def test_the_fault_answers_whatever_the_assertion_from_any_project(api):
     email = new_email()
     # Any project holds it: a token request names none.
-    fault = add_fault(api, project="some-other-project", match={"serviceAccount": email}, error="invalid_grant",
-                      times=1)
+    other = Api(api.base, project="some-other-project")
+    fault = other.add_fault(match={"serviceAccount": email}, error="invalid_grant", times=1)
     status, body = api.call("POST", "/token", token_form(email), FORM)
     assert (status, body) == (400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
-    assert fired(api, fault, "some-other-project") == 1
+    assert other.fault_state(fault)["fired"] == 1
     # Used up: the same assertion now gets the endpoint's own check.
     status, body = api.call("POST", "/token", token_form(email), FORM)
     assert status == 400 and body["error_description"].startswith("Invalid JWT"), body
 
-    add_fault(api, match={"serviceAccount": email}, error="UNAVAILABLE", retryAfterSeconds=2, times=1)
+    api.add_fault(match={"serviceAccount": email}, error="UNAVAILABLE", retryAfterSeconds=2, times=1)
     status, body = api.call("POST", "/token", token_form(email), FORM)
     assert status == 503 and body["error"] == "temporarily_unavailable" and body["error_description"], body
     # Another account is not matched.
@@ -131,18 +133,18 @@ def test_token_and_send_faults_never_cross(emulator, api):
     devices = Devices(emulator.http)
     token = devices.register()
     # `{}` is every send, not a token request.
-    add_fault(api, connection="reset")
+    api.add_fault(connection="reset")
     status, body = api.call("POST", "/token", token_form(email), FORM)
     assert status == 400 and body["error_description"].startswith("Invalid JWT"), body
     api.call("DELETE", f"/emulator/v1/projects/{PROJECT}/faults")
-    add_fault(api, match={"serviceAccount": email}, error="UNAVAILABLE")
+    api.add_fault(match={"serviceAccount": email}, error="UNAVAILABLE")
     status, body = api.send({"token": token})
     assert status == 200, body
 
 
 def test_a_token_request_can_be_reset(emulator, api):
     email = new_email()
-    fault = add_fault(api, match={"serviceAccount": email}, connection="reset", times=1)
+    fault = api.add_fault(match={"serviceAccount": email}, connection="reset", times=1)
     body = token_form(email)
     sock = socket.create_connection(("127.0.0.1", emulator.port), timeout=5)
     sock.sendall(b"POST /token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
@@ -151,7 +153,7 @@ def test_a_token_request_can_be_reset(emulator, api):
         while sock.recv(65536):
             pass
     sock.close()
-    assert fired(api, fault) == 1
+    assert api.fault_state(fault)["fired"] == 1
 
 
 @pytest.mark.parametrize("fault,field", [

@@ -4,7 +4,6 @@ as the real SDKs show it (firebase-admin, aioapns). The faulted send is never pe
 connections are untouched."""
 import json
 import socket
-import ssl
 
 import pytest
 import requests
@@ -12,7 +11,6 @@ from firebase_admin import exceptions, messaging
 
 import h2frames
 from api import Api
-from conftest import wait_until
 from fcm_helpers import PROJECT, Devices, start_firebase_app
 from h2frames import DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, NO_ERROR, Client
 
@@ -41,18 +39,6 @@ def no_faults_left(api, emulator):
     yield
     api.call("DELETE", FAULTS)
     assert emulator.alive(), emulator.stderr()[-3000:]
-
-
-def add_fault(api, **fault):
-    status, body = api.call("POST", FAULTS, fault)
-    assert status == 201, body
-    return body
-
-
-def fault_state(api, fault):
-    status, body = api.call("GET", f"{FAULTS}/{fault['id']}")
-    assert status == 200, body
-    return body
 
 
 def logged(api):
@@ -127,23 +113,33 @@ def assert_healthy_elsewhere(emulator, api, token):
 
 # --- GOAWAY over HTTP/2 ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("tls", [False, True], ids=["h2c", "tls"])
-@pytest.mark.parametrize("api_name", ["apns", "fcm"])
-def test_goaway_without_error_refuses_the_stream_unprocessed(emulator, api, devices, tls, api_name):
-    apns_token = ("a1" if tls else "b2") + ("fc" if api_name == "fcm" else "00") * 31
+def goaway_after_stream_1(emulator, api, tls, api_name, prefix, **fault):
+    """A device, a `goaway` fault (plus `fault`) on its APNs or FCM sends, and a connection whose
+    stream 1 is answered as usual before the faulted send goes out on stream 3. Returns the
+    frames up to the end of the connection, the client, the device's FCM token and how many
+    sends the log held before."""
+    apns_token = prefix + ("fc" if api_name == "fcm" else "00") * 31
     token = api.register(platform="ios", bundleId=BUNDLE, apnsToken=apns_token)
-    if api_name == "apns":
-        fault = add_fault(api, match={"apnsToken": apns_token}, connection="goaway", times=1)
-    else:
-        fault = add_fault(api, match={"token": token}, connection="goaway", times=1)
+    match = {"apnsToken": apns_token} if api_name == "apns" else {"token": token}
+    fault = api.add_fault(match=match, connection="goaway", times=1, **fault)
     before = logged(api)
     client = h2_client(emulator, tls)
-    # Stream 1 is answered as usual; the faulted send is stream 3.
     client.headers(1)
     client.response_complete(1)
     assert client.status(1) == 200
-    (send_apns if api_name == "apns" else send_fcm)(client, 3, apns_token if api_name == "apns" else token)
+    if api_name == "apns":
+        send_apns(client, 3, apns_token)
+    else:
+        send_fcm(client, 3, token)
     frames = client.read_frames(until_eof)
+    assert api.fault_state(fault)["fired"] == 1
+    return frames, client, token, before
+
+
+@pytest.mark.parametrize("tls", [False, True], ids=["h2c", "tls"])
+@pytest.mark.parametrize("api_name", ["apns", "fcm"])
+def test_goaway_without_error_refuses_the_stream_unprocessed(emulator, api, tls, api_name):
+    frames, _, token, before = goaway_after_stream_1(emulator, api, tls, api_name, "a1" if tls else "b2")
     found, _ = goaway_frame(frames)
     assert found is not None, frames
     last, code, debug = found
@@ -152,7 +148,6 @@ def test_goaway_without_error_refuses_the_stream_unprocessed(emulator, api, devi
     # No answer on stream 3, and the server closed the connection after the GOAWAY.
     assert not [f for f in frames if f[0] in (HEADERS, DATA) and f[2] == 3]
     assert frames[-1] == ("EOF",)
-    assert fault_state(api, fault)["fired"] == 1
     assert logged(api) == before, "the send was not performed"
     assert_healthy_elsewhere(emulator, api, token)
 
@@ -160,18 +155,8 @@ def test_goaway_without_error_refuses_the_stream_unprocessed(emulator, api, devi
 @pytest.mark.parametrize("tls", [False, True], ids=["h2c", "tls"])
 @pytest.mark.parametrize("api_name", ["apns", "fcm"])
 def test_goaway_with_error_answers_then_ends_the_connection(emulator, api, tls, api_name):
-    apns_token = ("c3" if tls else "d4") + ("fc" if api_name == "fcm" else "00") * 31
-    token = api.register(platform="ios", bundleId=BUNDLE, apnsToken=apns_token)
-    if api_name == "apns":
-        add_fault(api, match={"apnsToken": apns_token}, error="ServiceUnavailable", connection="goaway", times=1)
-    else:
-        add_fault(api, match={"token": token}, error="UNAVAILABLE", connection="goaway", times=1)
-    before = logged(api)
-    client = h2_client(emulator, tls)
-    client.headers(1)
-    client.response_complete(1)
-    (send_apns if api_name == "apns" else send_fcm)(client, 3, apns_token if api_name == "apns" else token)
-    frames = client.read_frames(until_eof)
+    error = "ServiceUnavailable" if api_name == "apns" else "UNAVAILABLE"
+    frames, client, _, before = goaway_after_stream_1(emulator, api, tls, api_name, "c3" if tls else "d4", error=error)
     found, position = goaway_frame(frames)
     assert found is not None, frames
     last, code, debug = found
@@ -192,7 +177,7 @@ def test_goaway_with_error_answers_then_ends_the_connection(emulator, api, tls, 
 
 def test_goaway_after_a_delay_does_not_hold_other_streams(emulator, api, devices):
     token = devices.register()
-    fault = add_fault(api, match={"token": token}, connection="goaway", delayMs=300, times=1)
+    fault = api.add_fault(match={"token": token}, connection="goaway", delayMs=300, times=1)
     client = h2_client(emulator, False)
     send_fcm(client, 1, token)
     # Meanwhile stream 3 is answered on the same connection.
@@ -202,7 +187,7 @@ def test_goaway_after_a_delay_does_not_hold_other_streams(emulator, api, devices
     frames += client.read_frames(until_eof)
     found, _ = goaway_frame(frames)
     assert found is not None and found[:2] == (0, NO_ERROR), frames
-    assert fault_state(api, fault)["fired"] == 1
+    assert api.fault_state(fault)["fired"] == 1
     assert api.connect(token) == [], "the send was not performed"
 
 
@@ -210,14 +195,14 @@ def test_goaway_after_a_delay_does_not_hold_other_streams(emulator, api, devices
 
 def test_goaway_over_http1_closes_with_or_without_the_error(emulator, api, devices):
     token = devices.register()
-    add_fault(api, match={"token": token}, connection="goaway", times=1)
+    api.add_fault(match={"token": token}, connection="goaway", times=1)
     sock = http1_request(emulator.port, f"/v1/projects/{PROJECT}/messages:send", fcm_body(token),
                          [("Authorization", "Bearer x")])
     assert read_all(sock) == b"", "closed (FIN) without an answer"
     sock.close()
     assert api.connect(token) == []
 
-    add_fault(api, match={"token": token}, error="UNAVAILABLE", connection="goaway", times=1)
+    api.add_fault(match={"token": token}, error="UNAVAILABLE", connection="goaway", times=1)
     sock = http1_request(emulator.port, f"/v1/projects/{PROJECT}/messages:send", fcm_body(token),
                          [("Authorization", "Bearer x")])
     answer = read_all(sock)
@@ -233,7 +218,7 @@ def test_goaway_over_http1_closes_with_or_without_the_error(emulator, api, devic
 @pytest.mark.parametrize("transport", ["http1", "h2c", "h2-tls"])
 def test_reset_aborts_the_connection_without_sending(emulator, api, devices, transport):
     token = devices.register()
-    fault = add_fault(api, match={"token": token}, connection="reset", times=1)
+    fault = api.add_fault(match={"token": token}, connection="reset", times=1)
     if transport == "http1":
         sock = http1_request(emulator.port, f"/v1/projects/{PROJECT}/messages:send", fcm_body(token),
                              [("Authorization", "Bearer x")])
@@ -249,14 +234,14 @@ def test_reset_aborts_the_connection_without_sending(emulator, api, devices, tra
     with pytest.raises(ConnectionResetError):
         read_all(sock)
     sock.close()
-    assert fault_state(api, fault)["fired"] == 1
+    assert api.fault_state(fault)["fired"] == 1
     assert api.connect(token) == [], "the send was not performed"
     assert_healthy_elsewhere(emulator, api, token)
 
 
 def test_reset_after_a_delay(emulator, api, devices):
     token = devices.register()
-    add_fault(api, match={"token": token}, connection="reset", delayMs=200, times=1)
+    api.add_fault(match={"token": token}, connection="reset", delayMs=200, times=1)
     client = h2_client(emulator, False)
     send_fcm(client, 1, token)
     client.headers(3)
@@ -273,7 +258,7 @@ def test_a_reset_leaves_other_connections_alone(emulator, api, devices):
     bystander = h2_client(emulator, False)
     bystander.headers(1)
     bystander.response_complete(1)
-    add_fault(api, match={"token": token}, connection="reset", times=1)
+    api.add_fault(match={"token": token}, connection="reset", times=1)
     victim = h2_client(emulator, False)
     send_fcm(victim, 1, token)
     with pytest.raises(ConnectionResetError):
@@ -298,23 +283,23 @@ def app(emulator):
 def test_firebase_admin_raises_unavailable_on_a_reset_and_retries_it_once(app, api, devices):
     token = devices.register()
     # Every attempt reset: the SDK retries once (urllib3's read retry), then raises.
-    fault = add_fault(api, match={"token": token}, connection="reset")
+    fault = api.add_fault(match={"token": token}, connection="reset")
     with pytest.raises(exceptions.UnavailableError) as raised:
         messaging.send(messaging.Message(token=token), app=app)
     assert isinstance(raised.value.cause, requests.exceptions.ConnectionError)
-    assert fault_state(api, fault)["fired"] == 2
+    assert api.fault_state(fault)["fired"] == 2
     api.call("DELETE", f"{FAULTS}/{fault['id']}")
     # `times: 1`: that one retry goes through.
-    fault = add_fault(api, match={"token": token}, connection="reset", times=1)
+    fault = api.add_fault(match={"token": token}, connection="reset", times=1)
     assert messaging.send(messaging.Message(token=token), app=app).startswith(f"projects/{PROJECT}/messages/")
-    assert fault_state(api, fault)["fired"] == 1
+    assert api.fault_state(fault)["fired"] == 1
     assert len(api.connect(token)) == 1, "sent once"
 
 
 def test_firebase_admin_over_a_goaway_without_error(app, api, devices):
     token = devices.register()
-    fault = add_fault(api, match={"token": token}, connection="goaway", times=1)
+    fault = api.add_fault(match={"token": token}, connection="goaway", times=1)
     # HTTP/1.1 (requests): a close without an answer, which urllib3 retries like a reset.
     assert messaging.send(messaging.Message(token=token), app=app).startswith(f"projects/{PROJECT}/messages/")
-    assert fault_state(api, fault)["fired"] == 1
+    assert api.fault_state(fault)["fired"] == 1
     assert len(api.connect(token)) == 1
