@@ -11,7 +11,9 @@ public enum ConnectionAction: Sendable, Equatable {
     case goAwayAfterAnswer(debugData: [UInt8])
     /// Send no response and close the connection gracefully. HTTP/2: a GOAWAY (NO_ERROR) at once,
     /// its last-stream-id below the response's stream (the request was not processed, so a
-    /// client may retry it, RFC 9113 §6.8), carrying `debugData`. HTTP/1.1: a close (FIN) without
-    /// an answer, after the answers queued before it.
+    /// client may retry it, RFC 9113 §6.8), carrying `debugData`; if a later stream is being
+    /// answered already, the last-stream-id is that one and the response's stream is refused
+    /// with RST_STREAM REFUSED_STREAM instead. HTTP/1.1: a close (FIN) without an answer, after
+    /// the answers queued before it.
     case goAwayUnanswered(debugData: [UInt8])
 }

@@ -467,8 +467,7 @@ final class HTTP2Handler: ConnectionProtocol {
                 resetRequested = true
                 return
             case .goAwayUnanswered(let debugData):
-                // Streams above the last one go unanswered: nghttp2 closes them once it is sent.
-                submitGoAway(lastStreamID: max(stream.id - 2, 0), debugData: debugData)
+                refuse(stream, goAwayDebugData: debugData)
                 return
             case .goAwayAfterAnswer(let debugData):
                 goAwayAfterStream = (stream.id, debugData)
@@ -518,6 +517,20 @@ final class HTTP2Handler: ConnectionProtocol {
             stream.responseStream = responseStream
             start(responseStream)
         }
+    }
+
+    /// Ends the connection telling the client that `stream` was not processed (so it may retry
+    /// it): a GOAWAY whose last-stream-id is below the stream — nghttp2 closes the streams above
+    /// it once it is sent. When a later stream is being answered already, the GOAWAY's
+    /// last-stream-id is that one, so that its answer still comes, and `stream` alone is refused
+    /// with RST_STREAM REFUSED_STREAM, which says the same of it (RFC 9113 §8.7).
+    private func refuse(_ stream: HTTP2Stream, goAwayDebugData: [UInt8]) {
+        let answering = streams.lazy.filter { $0.dispatched && $0.id > stream.id }.map(\.id).max()
+        guard let answering else {
+            return submitGoAway(lastStreamID: max(stream.id - 2, 0), debugData: goAwayDebugData)
+        }
+        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, UInt32(NGHTTP2_REFUSED_STREAM.rawValue))
+        submitGoAway(lastStreamID: answering, debugData: goAwayDebugData)
     }
 
     /// Queues a GOAWAY (NO_ERROR) that ends the connection: nghttp2 takes no new stream after
