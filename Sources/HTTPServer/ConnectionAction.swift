@@ -6,7 +6,8 @@ public enum ConnectionAction: Sendable, Equatable {
     case reset
     /// Send the response, then close the connection gracefully. HTTP/2: a GOAWAY (NO_ERROR) once
     /// the response's stream has ended, its last-stream-id that stream (the request was
-    /// processed), carrying `debugData`; other streams already open below it are answered first.
+    /// processed), or a later one whose request was taken already, carrying `debugData`; the
+    /// streams up to it are answered first.
     /// HTTP/1.1: the response goes out with `connection: close`, then the connection closes.
     case goAwayAfterAnswer(debugData: [UInt8])
     /// Send no response and close the connection gracefully. HTTP/2: a GOAWAY (NO_ERROR) at once,

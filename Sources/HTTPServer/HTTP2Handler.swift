@@ -398,7 +398,8 @@ final class HTTP2Handler: ConnectionProtocol {
         }
         if let goAway = goAwayAfterStream, goAway.id == streamID {
             goAwayAfterStream = nil
-            submitGoAway(lastStreamID: streamID, debugData: goAway.debugData)
+            // Later streams whose requests were taken already are covered too: their answers come.
+            submitGoAway(lastStreamID: max(streamID, lastAnswering() ?? 0), debugData: goAway.debugData)
         }
         stream.handler = nil
         // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
@@ -525,12 +526,16 @@ final class HTTP2Handler: ConnectionProtocol {
     /// last-stream-id is that one, so that its answer still comes, and `stream` alone is refused
     /// with RST_STREAM REFUSED_STREAM, which says the same of it (RFC 9113 §8.7).
     private func refuse(_ stream: HTTP2Stream, goAwayDebugData: [UInt8]) {
-        let answering = streams.lazy.filter { $0.dispatched && $0.id > stream.id }.map(\.id).max()
-        guard let answering else {
+        guard let answering = lastAnswering(), answering > stream.id else {
             return submitGoAway(lastStreamID: max(stream.id - 2, 0), debugData: goAwayDebugData)
         }
         nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, UInt32(NGHTTP2_REFUSED_STREAM.rawValue))
         submitGoAway(lastStreamID: answering, debugData: goAwayDebugData)
+    }
+
+    /// The highest open stream whose request has been taken (it is being answered), if any.
+    private func lastAnswering() -> Int32? {
+        streams.lazy.filter(\.dispatched).map(\.id).max()
     }
 
     /// Queues a GOAWAY (NO_ERROR) that ends the connection: nghttp2 takes no new stream after

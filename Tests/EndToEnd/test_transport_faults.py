@@ -191,20 +191,25 @@ def test_goaway_after_a_delay_does_not_hold_other_streams(emulator, api, devices
     assert api.connect(token) == [], "the send was not performed"
 
 
-def test_goaway_while_a_later_stream_is_answered_refuses_only_the_faulted_one(emulator, api, devices):
+@pytest.mark.parametrize("error", [None, "UNAVAILABLE"])
+def test_goaway_while_a_later_stream_is_answered_lets_it_answer(emulator, api, devices, error):
     faulted, other = devices.register(), devices.register()
-    api.add_fault(match={"token": faulted}, connection="goaway", delayMs=200, times=1)
+    api.add_fault(match={"token": faulted}, connection="goaway", delayMs=200, times=1,
+                  **({"error": error} if error else {}))
     api.add_fault(match={"token": other}, delayMs=700, times=1)
     client = h2_client(emulator, False)
     send_fcm(client, 1, faulted)
     send_fcm(client, 3, other)
     frames = client.read_frames(until_eof)
-    # Stream 3 was taken already when the fault fired: the GOAWAY covers it, and stream 1 alone
-    # is refused (REFUSED_STREAM: not processed, the client may retry it).
-    found, position = goaway_frame(frames)
+    # Stream 3 was taken already when the fault fired: the GOAWAY covers it. Without an error,
+    # stream 1 alone is refused (REFUSED_STREAM: not processed, the client may retry it).
+    found, _ = goaway_frame(frames)
     assert found is not None and found[:2] == (3, NO_ERROR), frames
-    assert h2frames.reset_code(frames, 1) == h2frames.REFUSED_STREAM
-    assert client.status(3) == 200 and client.status(1) is None
+    assert client.status(3) == 200
+    if error:
+        assert client.status(1) == 503 and h2frames.reset_code(frames, 1) is None
+    else:
+        assert client.status(1) is None and h2frames.reset_code(frames, 1) == h2frames.REFUSED_STREAM
     assert frames[-1] == ("EOF",)
     assert api.connect(faulted) == []
     assert len(api.connect(other)) == 1
