@@ -366,6 +366,16 @@ final class Connection: LoopHandler {
 
     /// Closes the socket now and tells the protocol (streams learn the client is gone).
     func close() {
+        close(resetting: false)
+    }
+
+    /// Aborts the connection now: the peer sees a TCP reset, and nothing queued is sent (a
+    /// response's `ConnectionAction.reset`). Must not be called from inside nghttp2's callbacks.
+    func reset() {
+        close(resetting: true)
+    }
+
+    private func close(resetting: Bool) {
         guard !isClosed else { return }
         let previous = phase
         phase = .closed
@@ -375,7 +385,11 @@ final class Connection: LoopHandler {
         for callback in sentCallbacks.takeAll() { callback(false) }
         if case .active(let proto) = previous { proto.connectionClosed() }
         context.loop.unregister(fd)
-        Socket.close(fd)
+        if resetting {
+            Socket.abort(fd)
+        } else {
+            Socket.close(fd)
+        }
         if heldLargeOutput { FreeMemory.releaseAfterLargeFree() }
     }
 }

@@ -143,6 +143,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
                         upgraded.receive(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
                         return bytes.count
                     }
+                    // The answer closed (or reset) the connection: the requests behind it go unread.
+                    if stopped { return bytes.count }
                 }
             }
             if step.consumed == 0 && step.events.isEmpty { break }
@@ -250,6 +252,21 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             return
         }
         var keepAlive = keepAlive
+        switch response.connectionAction {
+        case .reset?:
+            stopped = true
+            connection.reset()
+            return
+        case .goAwayUnanswered?:
+            // No GOAWAY in HTTP/1.1: a close without an answer, after the answers queued before.
+            stopped = true
+            connection.closeAfterFlush()
+            return
+        case .goAwayAfterAnswer?:
+            keepAlive = false
+        case nil:
+            break
+        }
         var text = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(response.status))\r\n"
         response.headers.withFieldBytes { fields in
             for (name, value) in fields where !Self.isFraming(name) {

@@ -30,6 +30,12 @@ final class HTTP2Handler: ConnectionProtocol {
     private var streamedBytes = 0
     private var shuttingDown = false
     private var failed = false
+    /// A response asked for `ConnectionAction.reset`: done once nghttp2 has returned (its
+    /// callbacks may be on the stack when the response comes).
+    private var resetRequested = false
+    /// A response asked for `ConnectionAction.goAwayAfterAnswer`: the GOAWAY goes out when this
+    /// stream closes, so that it follows the stream's last frame.
+    private var goAwayAfterStream: (id: Int32, debugData: [UInt8])?
     private let maxHeaderBytes: Int
     private let maxBodyBytes: Int
 
@@ -147,6 +153,7 @@ final class HTTP2Handler: ConnectionProtocol {
     func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !failed else { return }
         let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if resetRequested { return connection.reset() }
         if result < 0 {
             // A protocol error, a bad connection preface among them: GOAWAY PROTOCOL_ERROR (where
             // nghttp2 has queued a GOAWAY of its own, that one goes out), then close.
@@ -389,6 +396,11 @@ final class HTTP2Handler: ConnectionProtocol {
             deferred.cancel()
             stream.deferred = nil
         }
+        if let goAway = goAwayAfterStream, goAway.id == streamID {
+            goAwayAfterStream = nil
+            // Later streams whose requests were taken already are covered too: their answers come.
+            submitGoAway(lastStreamID: max(streamID, lastAnswering() ?? 0), debugData: goAway.debugData)
+        }
         stream.handler = nil
         // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
         if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
@@ -443,11 +455,24 @@ final class HTTP2Handler: ConnectionProtocol {
                 guard stream.deferred != nil, stream.slot != nil, stream.handler === self else { return }
                 stream.deferred = nil
                 submit(answer, for: stream, head: head)
+                if resetRequested { return connection.reset() }
                 connection.flush()
             }
             stream.deferred = later
             start(later)
             return
+        }
+        if let action = response.connectionAction {
+            switch action {
+            case .reset:
+                resetRequested = true
+                return
+            case .goAwayUnanswered(let debugData):
+                refuse(stream, goAwayDebugData: debugData)
+                return
+            case .goAwayAfterAnswer(let debugData):
+                goAwayAfterStream = (stream.id, debugData)
+            }
         }
         let contentLength: Int?
         var hasBody = true
@@ -492,6 +517,34 @@ final class HTTP2Handler: ConnectionProtocol {
             let responseStream = ResponseStream(sink: stream, loop: connection.context.loop)
             stream.responseStream = responseStream
             start(responseStream)
+        }
+    }
+
+    /// Ends the connection telling the client that `stream` was not processed (so it may retry
+    /// it): a GOAWAY whose last-stream-id is below the stream — nghttp2 closes the streams above
+    /// it once it is sent. When a later stream is being answered already, the GOAWAY's
+    /// last-stream-id is that one, so that its answer still comes, and `stream` alone is refused
+    /// with RST_STREAM REFUSED_STREAM, which says the same of it (RFC 9113 §8.7).
+    private func refuse(_ stream: HTTP2Stream, goAwayDebugData: [UInt8]) {
+        guard let answering = lastAnswering(), answering > stream.id else {
+            return submitGoAway(lastStreamID: max(stream.id - 2, 0), debugData: goAwayDebugData)
+        }
+        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, UInt32(NGHTTP2_REFUSED_STREAM.rawValue))
+        submitGoAway(lastStreamID: answering, debugData: goAwayDebugData)
+    }
+
+    /// The highest open stream whose request has been taken (it is being answered), if any.
+    private func lastAnswering() -> Int32? {
+        streams.lazy.filter(\.dispatched).map(\.id).max()
+    }
+
+    /// Queues a GOAWAY (NO_ERROR) that ends the connection: nghttp2 takes no new stream after
+    /// it, and `fillOutput` closes the connection once the streams up to `lastStreamID` are done.
+    private func submitGoAway(lastStreamID: Int32, debugData: [UInt8]) {
+        debugData.withUnsafeBufferPointer { data in
+            _ = nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, UInt32(NGHTTP2_NO_ERROR.rawValue),
+                data.baseAddress, data.count)
         }
     }
 

@@ -20,6 +20,8 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: Body
+    /// What the connection does besides (or instead of) sending this response; nil: nothing.
+    public var connectionAction: ConnectionAction?
 
     /// Makes a response.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
@@ -34,6 +36,14 @@ public struct HTTPResponse: Sendable {
     /// streams and other connections do not.
     public static func deferred(_ start: @escaping @Sendable (DeferredResponse) -> Void) -> HTTPResponse {
         HTTPResponse(status: 0, body: .deferred(start))
+    }
+
+    /// No answer, only `action` on the connection (`.reset` or `.goAwayUnanswered`). Its status,
+    /// 0, is what the access log and the request metrics record.
+    public static func unanswered(_ action: ConnectionAction) -> HTTPResponse {
+        var response = HTTPResponse(status: 0)
+        response.connectionAction = action
+        return response
     }
 
     /// A response with a JSON body.

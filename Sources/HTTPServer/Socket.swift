@@ -107,6 +107,16 @@ enum Socket {
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }
+
+    /// Closes a connected socket so that the peer sees a reset: `SO_LINGER` with a zero timeout
+    /// makes `close` send RST and drop whatever was unsent, instead of FIN.
+    static func abort(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = try? blockingSyscall("setsockopt") {
+            Glibc.setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        close(fd)
+    }
 }
 
 /// An IPv4 or IPv6 socket address.

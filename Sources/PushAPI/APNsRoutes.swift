@@ -86,12 +86,18 @@ struct APNsRoutes {
         let core = core
         let checked = apnsRequest
         return FaultAnswer.respond(after: fired.delayMilliseconds) { [self] in
-            guard case .apns(let reason)? = fired.error else {
-                return perform(project: project, checked, givenID: givenID, body: body, isProduction: isProduction)
+            var error: HTTPResponse?
+            var reason = APNsReason.shutdown
+            if case .apns(let injected)? = fired.error {
+                reason = injected
+                error = APNsErrorResponse.make(
+                    injected, apnsID: givenID ?? APNsErrorResponse.generatedID(), unregisteredSince: core.now,
+                    retryAfterSeconds: fired.retryAfterSeconds)
             }
-            return APNsErrorResponse.make(
-                reason, apnsID: givenID ?? APNsErrorResponse.generatedID(), unregisteredSince: core.now,
-                retryAfterSeconds: fired.retryAfterSeconds)
+            if let connection = fired.connection {
+                return FaultAnswer.transport(connection, error: error, goAwayReason: reason.rawValue)
+            }
+            return error ?? perform(project: project, checked, givenID: givenID, body: body, isProduction: isProduction)
         }
     }
 

@@ -72,7 +72,8 @@ public struct EmulatorApp: Sendable {
         if settings.debugRoutes { DebugRoutes().register(in: &router) }
         // Tokens are timed on the real clock, never the emulator's: see docs/auth.md.
         let tokens = AccessTokenStore(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds)
-        OAuthRoutes(endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, store: tokens), wallTime: wallTime)
+        OAuthRoutes(
+            endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, store: tokens), core: core, wallTime: wallTime)
             .register(in: &router)
         let auth = RequestAuthenticator(mode: settings.auth, tokens: tokens, wallTime: wallTime)
         FCMRoutes(core: core, auth: auth).register(in: &router)

@@ -48,11 +48,13 @@ struct FCMRoutes {
     ) -> HTTPResponse {
         let core = core
         return FaultAnswer.respond(after: fired.delayMilliseconds) {
-            guard case .fcm(let code)? = fired.error else {
-                return Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: body)
+            var error: HTTPResponse?
+            if case .fcm(let code)? = fired.error {
+                let toDevice = if case .token = target { true } else if case .fid = target { true } else { false }
+                error = GoogleErrorResponse.make(.fcm(code, toDevice: toDevice, retryAfterSeconds: fired.retryAfterSeconds))
             }
-            let toDevice = if case .token = target { true } else if case .fid = target { true } else { false }
-            return GoogleErrorResponse.make(.fcm(code, toDevice: toDevice, retryAfterSeconds: fired.retryAfterSeconds))
+            if let connection = fired.connection { return FaultAnswer.transport(connection, error: error, goAwayReason: nil) }
+            return error ?? Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: body)
         }
     }
 

@@ -1,7 +1,10 @@
+import ByteCoding
 import HTTPServer
+import PushCore
 
-/// How a send route answers a fired fault: the injected error in the API's own format, after
-/// the delay if there is one; a pure delay performs the send after it.
+/// How a route answers a fired fault: the injected error in the API's own format, after
+/// the delay if there is one; a pure delay performs the send after it; a transport fault asks
+/// the connection for a reset or a GOAWAY (docs/faults.md).
 enum FaultAnswer {
     /// `answer` built now, or after the fault's delay on the connection's loop (not blocking it).
     static func respond(after delayMilliseconds: Int?, _ answer: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
@@ -12,6 +15,21 @@ enum FaultAnswer {
                 guard !later.isFinished else { return }
                 later.respond(answer())
             }
+        }
+    }
+
+    /// A transport fault's answer: a reset (no answer), or a GOAWAY after `error` when there is
+    /// one and instead of any answer when not. `goAwayReason` becomes the GOAWAY's debug data
+    /// `{"reason":"..."}` (APNs sends, as Apple's); nil: none (Google's endpoints).
+    static func transport(_ connection: ConnectionFault, error: HTTPResponse?, goAwayReason: String?) -> HTTPResponse {
+        switch connection {
+        case .reset:
+            return .unanswered(.reset)
+        case .goaway:
+            let debugData = goAwayReason.map { JSONSerializer.serialize(["reason": .string($0)]) } ?? []
+            guard var error else { return .unanswered(.goAwayUnanswered(debugData: debugData)) }
+            error.connectionAction = .goAwayAfterAnswer(debugData: debugData)
+            return error
         }
     }
 }

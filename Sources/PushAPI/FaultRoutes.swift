@@ -7,7 +7,7 @@ struct FaultRoutes {
     let core: PushEmulatorCore
 
     private static let keys: Set<String> = [
-        "match", "error", "times", "retryAfterSeconds", "delayMs", "probability", "seed",
+        "match", "error", "connection", "times", "retryAfterSeconds", "delayMs", "probability", "seed",
     ]
 
     func register(in router: inout Router) {
@@ -50,7 +50,8 @@ struct FaultRoutes {
             spec = try FaultSpec(
                 match: try FaultMatch(fields: fields), errorName: try body.string("error"), times: try body.integer("times"),
                 retryAfterSeconds: try body.integer("retryAfterSeconds"), delayMilliseconds: try body.integer("delayMs"),
-                probability: try body.double("probability"), seed: try body.integer("seed"))
+                probability: try body.double("probability"), seed: try body.integer("seed"),
+                connectionName: try body.string("connection"))
         } catch {
             return ControlPlane.error(error)
         }

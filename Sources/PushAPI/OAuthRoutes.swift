@@ -8,6 +8,8 @@ import PushCore
 /// `{"access_token","expires_in","token_type":"Bearer"}` or Google's `{"error","error_description"}`.
 struct OAuthRoutes {
     let endpoint: TokenEndpoint
+    /// Where token-endpoint faults are kept (`match.serviceAccount`, docs/faults.md).
+    let core: PushEmulatorCore
     /// The real time in milliseconds since the epoch: assertions and tokens never follow the
     /// emulator's clock (clients stamp and cache them by real time).
     let wallTime: @Sendable () -> Int64
@@ -25,7 +27,32 @@ struct OAuthRoutes {
         let form = request.formItems
         let grantType = form.first { $0.name == "grant_type" }?.value
         let assertion = form.first { $0.name == "assertion" }?.value
-        switch endpoint.grant(grantType: grantType, assertion: assertion, ownURLs: Self.ownURLs(request), now: wallTime()) {
+        // Faults fire before any check: they answer whatever the assertion, as long as its `iss`
+        // can be read.
+        if let issuer = assertion.flatMap(ServiceAccountAssertion.claimedIssuer(of:)),
+           let fired = core.fireFault(onTokenRequestOf: issuer) {
+            return answer(fired, grantType: grantType, assertion: assertion, ownURLs: Self.ownURLs(request))
+        }
+        return grant(grantType: grantType, assertion: assertion, ownURLs: Self.ownURLs(request))
+    }
+
+    /// A fired token fault's answer: its error (`invalid_grant` 400 or `UNAVAILABLE` 503), its
+    /// connection fault, or, for a pure delay, the grant itself — after the delay, if any.
+    private func answer(_ fired: FiredFault, grantType: String?, assertion: String?, ownURLs: [String]) -> HTTPResponse {
+        FaultAnswer.respond(after: fired.delayMilliseconds) { [self] in
+            let error: HTTPResponse? =
+                switch fired.error {
+                case .invalidGrant?: Self.failure(.invalidSignature, retryAfterSeconds: fired.retryAfterSeconds)
+                case .fcm?: Self.failure(.temporarilyUnavailable, retryAfterSeconds: fired.retryAfterSeconds)
+                case .apns?, nil: nil
+                }
+            if let connection = fired.connection { return FaultAnswer.transport(connection, error: error, goAwayReason: nil) }
+            return error ?? grant(grantType: grantType, assertion: assertion, ownURLs: ownURLs)
+        }
+    }
+
+    private func grant(grantType: String?, assertion: String?, ownURLs: [String]) -> HTTPResponse {
+        switch endpoint.grant(grantType: grantType, assertion: assertion, ownURLs: ownURLs, now: wallTime()) {
         case .success(let issued):
             let body: JSONValue = [
                 "access_token": .string(issued.token),
@@ -34,8 +61,15 @@ struct OAuthRoutes {
             ]
             return .json(200, JSONSerializer.serialize(body), headers: Self.noStore)
         case .failure(let error):
-            return .json(error.httpStatus, error.jsonBytes, headers: Self.noStore)
+            return Self.failure(error)
         }
+    }
+
+    private static func failure(_ error: TokenGrantError, retryAfterSeconds: Int? = nil) -> HTTPResponse {
+        guard let retryAfterSeconds else { return .json(error.httpStatus, error.jsonBytes, headers: noStore) }
+        var headers = noStore
+        headers.set("retry-after", String(retryAfterSeconds))
+        return .json(error.httpStatus, error.jsonBytes, headers: headers)
     }
 
     /// Token responses must not be cached (RFC 6749 §5.1).

@@ -1606,15 +1606,16 @@ enum OpenAPIDocument {
           "TooManyRequests",
           "InternalServerError",
           "ServiceUnavailable",
-          "Shutdown"
+          "Shutdown",
+          "invalid_grant"
         ],
-        "description": "An FCM error code (upper case; fires on FCM sends only) or an APNs reason by Apple's name (fires on APNs sends only)."
+        "description": "An FCM error code (upper case; fires on FCM sends, `UNAVAILABLE` also on token requests with a `serviceAccount` match), an APNs reason by Apple's name (fires on APNs sends only), or `invalid_grant` (token requests only)."
       },
       "FaultMatch": {
         "type": "object",
         "maxProperties": 1,
         "additionalProperties": false,
-        "description": "At most one key; `{}` or left out: every send of the project. `token`, `fid`, `topic` (without `/topics/`) and `condition` (the exact text sent) name FCM sends, `apnsToken` (any case) and `pushType` APNs sends.",
+        "description": "At most one key; `{}` or left out: every send of the project (never a token request). `token`, `fid`, `topic` (without `/topics/`) and `condition` (the exact text sent) name FCM sends, `apnsToken` (any case) and `pushType` APNs sends, `serviceAccount` the token requests (`POST /token`) of that service account, whichever project holds the fault.",
         "properties": {
           "token": {
             "type": "string",
@@ -1651,12 +1652,16 @@ enum OpenAPIDocument {
               "widgets",
               "controls"
             ]
+          },
+          "serviceAccount": {
+            "type": "string",
+            "minLength": 1
           }
         }
       },
       "FaultRequest": {
         "type": "object",
-        "description": "docs/faults.md. Needs `error`, `delayMs` or both; `seed` only with `probability`. An FCM error code goes with an FCM match or none, an APNs reason with an APNs match or none (the two shapes below). A field that is null counts as left out; whole numbers may also be given as strings of digits (proto3 JSON).",
+        "description": "docs/faults.md. Needs `error`, `delayMs`, `connection` or a combination; `seed` only with `probability`; `connection` `reset` takes neither `error` nor `retryAfterSeconds`. An FCM error code goes with an FCM match or none, an APNs reason with an APNs match or none, and a `serviceAccount` match (token requests) with `invalid_grant`, `UNAVAILABLE` or no error (the three shapes below). A field that is null counts as left out; whole numbers may also be given as strings of digits (proto3 JSON).",
         "allOf": [
           {
             "anyOf": [
@@ -1679,8 +1684,50 @@ enum OpenAPIDocument {
                     "type": "integer"
                   }
                 }
+              },
+              {
+                "required": [
+                  "connection"
+                ],
+                "properties": {
+                  "connection": {
+                    "type": "string"
+                  }
+                }
               }
             ]
+          },
+          {
+            "not": {
+              "required": [
+                "connection",
+                "error"
+              ],
+              "properties": {
+                "connection": {
+                  "const": "reset"
+                },
+                "error": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          {
+            "not": {
+              "required": [
+                "connection",
+                "retryAfterSeconds"
+              ],
+              "properties": {
+                "connection": {
+                  "const": "reset"
+                },
+                "retryAfterSeconds": {
+                  "type": "integer"
+                }
+              }
+            }
           }
         ],
         "anyOf": [
@@ -1723,6 +1770,9 @@ enum OpenAPIDocument {
                           "null"
                         ],
                         "minLength": 1
+                      },
+                      "serviceAccount": {
+                        "type": "null"
                       }
                     }
                   },
@@ -1750,6 +1800,9 @@ enum OpenAPIDocument {
                     "type": "null"
                   }
                 ]
+              },
+              "connection": {
+                "$ref": "#/components/schemas/FaultRequestConnection"
               },
               "times": {
                 "$ref": "#/components/schemas/FaultRequestTimes"
@@ -1809,6 +1862,9 @@ enum OpenAPIDocument {
                             "type": "null"
                           }
                         ]
+                      },
+                      "serviceAccount": {
+                        "type": "null"
                       }
                     }
                   },
@@ -1860,6 +1916,65 @@ enum OpenAPIDocument {
                     "type": "null"
                   }
                 ]
+              },
+              "connection": {
+                "$ref": "#/components/schemas/FaultRequestConnection"
+              },
+              "times": {
+                "$ref": "#/components/schemas/FaultRequestTimes"
+              },
+              "retryAfterSeconds": {
+                "$ref": "#/components/schemas/FaultRequestRetryAfterSeconds"
+              },
+              "delayMs": {
+                "$ref": "#/components/schemas/FaultRequestDelayMs"
+              },
+              "probability": {
+                "$ref": "#/components/schemas/FaultRequestProbability"
+              },
+              "seed": {
+                "$ref": "#/components/schemas/FaultRequestSeed"
+              }
+            }
+          },
+          {
+            "title": "Token-endpoint fault",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "match"
+            ],
+            "properties": {
+              "match": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "serviceAccount"
+                ],
+                "properties": {
+                  "serviceAccount": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "The service account's email: token requests whose assertion's `iss` is this fail."
+                  }
+                }
+              },
+              "error": {
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "invalid_grant",
+                      "UNAVAILABLE"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "connection": {
+                "$ref": "#/components/schemas/FaultRequestConnection"
               },
               "times": {
                 "$ref": "#/components/schemas/FaultRequestTimes"
@@ -1961,6 +2076,21 @@ enum OpenAPIDocument {
           }
         ]
       },
+      "FaultRequestConnection": {
+        "anyOf": [
+          {
+            "type": "string",
+            "enum": [
+              "reset",
+              "goaway"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "A transport fault: `reset` aborts the connection (TCP reset, no answer); `goaway` ends it (HTTP/2 GOAWAY, HTTP/1.1 a close), after `error` when there is one, else without answering. The send is not performed unless `error` is absent and the fault is only a delay."
+      },
       "Fault": {
         "type": "object",
         "additionalProperties": false,
@@ -1980,6 +2110,13 @@ enum OpenAPIDocument {
           },
           "error": {
             "$ref": "#/components/schemas/FaultError"
+          },
+          "connection": {
+            "type": "string",
+            "enum": [
+              "reset",
+              "goaway"
+            ]
           },
           "times": {
             "type": "integer",
@@ -2046,7 +2183,11 @@ enum OpenAPIDocument {
             "const": "push-emulator-state"
           },
           "version": {
-            "const": 1
+            "enum": [
+              1,
+              2
+            ],
+            "description": "This emulator writes 2 and reads 1 and 2 (version 2 added the faults' `connection` and `match.serviceAccount`, docs/state.md)."
           },
           "clock": {
             "type": "object",

@@ -53,6 +53,20 @@ extension PushEmulatorCore {
         }
     }
 
+    /// The fault that fires on a token request of `serviceAccount` (the assertion's `iss`),
+    /// counted. A token request names no project: the projects' faults are tried in project-id
+    /// order, each project's oldest first. Not counted in `faultsFired` (send faults only).
+    public func fireFault(onTokenRequestOf serviceAccount: String) -> FiredFault? {
+        guard faultsPresent.load(ordering: .relaxed) else { return nil }
+        return state.withLock { state in
+            let attempt = FaultedSend.tokenRequest(serviceAccount: serviceAccount)
+            for project in state.projects.keys.sorted() where state.projects[project]?.faults.isEmpty == false {
+                if let fired = state.projects[project]?.faults.fire(on: attempt) { return fired }
+            }
+            return nil
+        }
+    }
+
     /// Updates the flag that lets sends skip the lock while no project has a fault.
     static func noteFaults(in state: CoreState, flag: borrowing Atomic<Bool>) {
         flag.store(state.projects.values.contains { !$0.faults.isEmpty }, ordering: .relaxed)

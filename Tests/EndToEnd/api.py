@@ -35,6 +35,18 @@ class Api:
             headers["Authorization"] = auth
         return self.call("POST", f"/v1/projects/{self.project}/messages:send", body, headers)
 
+    def add_fault(self, **fault):
+        """Injects a fault in the project (docs/faults.md); returns it as the API shows it."""
+        status, body = self.call("POST", f"/emulator/v1/projects/{self.project}/faults", fault)
+        assert status == 201, body
+        return body
+
+    def fault_state(self, fault):
+        """The fault as it stands now (`fired`, `matched`)."""
+        status, body = self.call("GET", f"/emulator/v1/projects/{self.project}/faults/{fault['id']}")
+        assert status == 200, body
+        return body
+
     def connect(self, token):
         status, body = self.call("POST", f"/emulator/v1/projects/{self.project}/devices/{token}:connect")
         assert status == 200, body

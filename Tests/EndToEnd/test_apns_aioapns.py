@@ -15,6 +15,7 @@ import uuid
 
 import pytest
 from aioapns import APNs, NotificationRequest, PushType
+from aioapns.exceptions import MaxAttemptsExceeded
 from aioapns.connection import (APNsDevelopmentClientProtocol, APNsProductionClientProtocol,
                                 APNsTLSClientProtocol)
 
@@ -57,10 +58,10 @@ def pointed_at_emulator(emu, monkeypatch, request):
     return emu
 
 
-def client(emu, use_sandbox=False):
+def client(emu, use_sandbox=False, attempts=1):
     """An aioapns client with a token key; call it inside the event loop (aioapns takes the running loop)."""
     return APNs(key=p8_pem(KEY), key_id=KEY_ID, team_id=TEAM_ID, topic=BUNDLE, use_sandbox=use_sandbox,
-                ssl_context=ssl.create_default_context(cafile=emu.ca), max_connection_attempts=1)
+                ssl_context=ssl.create_default_context(cafile=emu.ca), max_connection_attempts=attempts)
 
 
 def run(coroutine):
@@ -198,3 +199,57 @@ def test_injected_reasons_read_exactly_as_apples(pointed_at_emulator):
     answers = run(scenario())
     assert [(a.status, a.description) for a in answers] == [(s, r) for r, s in INJECTED] + [("200", None)]
     assert type(answers[0].timestamp) is int and answers[0].timestamp > 0
+
+
+def test_a_goaway_fault_ends_the_connection_and_aioapns_reconnects(pointed_at_emulator):
+    """What aioapns shows (docs/faults.md): GOAWAY after an error is the error, read as usual;
+    GOAWAY without an answer fails the push on that connection (ConnectionClosed inside, so
+    `MaxAttemptsExceeded` with one attempt, a retry on a new connection with more). Either way
+    the next push opens a new connection and goes through."""
+    emu = pointed_at_emulator
+    api = Api(emu.http, project=own_project())
+    apns_token = secrets.token_hex(32)
+    register(api, apns_token)
+    faults = f"/emulator/v1/projects/{api.project}/faults"
+
+    def push(text):
+        return NotificationRequest(device_token=apns_token, message={"aps": {"alert": text}})
+
+    def fault(**fields):
+        status, body = api.call("POST", faults, {"match": {"apnsToken": apns_token}, "times": 1, **fields})
+        assert status == 201, body
+
+    def logged():
+        status, body = api.call("GET", f"/emulator/v1/projects/{api.project}/messages")
+        assert status == 200, body
+        return len(body["messages"])
+
+    async def ended(apns):
+        # aioapns keeps the ended connection in its pool until its transport has closed: a push
+        # sent in between raises h2's ProtocolError (the connection's state is CLOSED).
+        while apns.pool.connections:
+            await asyncio.sleep(0.01)
+
+    async def scenario():
+        single, retrying = client(emu), client(emu, attempts=2)
+        try:
+            assert (await single.send_notification(push("first"))).status == "200"
+            fault(error="Shutdown", connection="goaway")
+            answered = await single.send_notification(push("shutdown"))
+            assert (answered.status, answered.description) == ("503", "Shutdown")
+            await ended(single)
+            assert (await single.send_notification(push("after the error"))).status == "200"
+            fault(connection="goaway")
+            with pytest.raises(MaxAttemptsExceeded):
+                await single.send_notification(push("unanswered"))
+            await ended(single)
+            assert (await single.send_notification(push("after the goaway"))).status == "200"
+            fault(connection="goaway")
+            assert (await retrying.send_notification(push("retried"))).status == "200"
+        finally:
+            single.pool.close()
+            retrying.pool.close()
+
+    run(scenario())
+    # first, after the error, after the goaway, retried: the faulted pushes were not sent.
+    assert logged() == 4

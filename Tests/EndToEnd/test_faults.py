@@ -82,16 +82,8 @@ def no_faults_left(api):
     api.call("DELETE", FAULTS)
 
 
-def add_fault(api, **fault):
-    status, body = api.call("POST", FAULTS, fault)
-    assert status == 201, body
-    return body
-
-
-def fault_state(api, fault):
-    status, body = api.call("GET", f"{FAULTS}/{fault['id']}")
-    assert status == 200, body
-    return body
+add_fault = Api.add_fault
+fault_state = Api.fault_state
 
 
 # (error code, what firebase-admin raises, extra fault fields, attempts the SDK makes)

@@ -49,7 +49,7 @@ def test_export_reset_import_restores_everything(start_emulator):
     api = Api(emulator.http)
     first, second, gone = populate(api)
     snapshot = export(api)
-    assert snapshot["kind"] == "push-emulator-state" and snapshot["version"] == 1
+    assert snapshot["kind"] == "push-emulator-state" and snapshot["version"] == 2
     messages_before = api.call("GET", f"/emulator/v1/projects/{api.project}/messages")[1]
 
     assert api.call("DELETE", STATE)[0] == 200
@@ -78,7 +78,7 @@ def test_a_refused_snapshot_changes_nothing(start_emulator):
     api = Api(emulator.http)
     populate(api)
     snapshot = export(api)
-    bad_version = dict(snapshot, version=2)
+    bad_version = dict(snapshot, version=3)
     text = json.dumps(snapshot).encode()
     for body, where in [(bad_version, "version"), (text[: len(text) // 2], "JSON"), (b"", "JSON")]:
         status, answer = api.call("PUT", STATE, body, {"Content-Type": "application/json"})
@@ -140,7 +140,7 @@ def test_import_of_a_bad_file_refuses_to_start_and_writes_nothing(start_emulator
     content = {
         "truncated": good[: len(good) * 2 // 3],
         "corrupt": good.replace(b'"devices"', b'"dev!ces"', 1),
-        "wrong version": good.replace(b'"version":1', b'"version":7', 1),
+        "wrong version": good.replace(b'"version":2', b'"version":7', 1),
         "missing": None,
     }[damage]
     if content is not None:

@@ -29,6 +29,15 @@ public struct ServiceAccountAssertion: Sendable, Equatable {
     /// The audiences every emulator accepts: Google's token URLs, the current and the older one.
     public static let googleAudiences: Set<String> = ["https://oauth2.googleapis.com/token", "https://www.googleapis.com/oauth2/v4/token"]
 
+    /// The `iss` an assertion claims, read without checking anything else (token-endpoint faults
+    /// fire on it before the checks); nil when the assertion is not a JWT or has no string `iss`.
+    public static func claimedIssuer(of assertion: some StringProtocol) -> String? {
+        guard let jwt = try? JSONWebToken(parsing: assertion), case .string(let issuer)? = jwt.claims["iss"],
+              !issuer.isEmpty
+        else { return nil }
+        return issuer
+    }
+
     /// Parses `assertion` and checks it (see the type's rules).
     ///
     /// - Parameters:

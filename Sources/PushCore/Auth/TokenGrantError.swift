@@ -1,22 +1,23 @@
 import ByteCoding
 
 /// Why the token endpoint refuses a grant, as Google's OAuth server answers: HTTP 400 with
-/// `{"error": code, "error_description": description}` (RFC 6749 §5.2). Descriptions Google is
+/// `{"error": code, "error_description": description}` (RFC 6749 §5.2), or 503 for an injected
+/// `UNAVAILABLE` fault. Descriptions Google is
 /// seen to use are kept word for word; the others are the emulator's own (docs/auth.md lists them).
 public struct TokenGrantError: Error, Sendable, Equatable {
     /// The RFC 6749 error code: `invalid_grant`, `invalid_request`, `unsupported_grant_type` or `invalid_scope`.
     public let code: String
     /// What is wrong, in words.
     public let description: String
+    /// The HTTP status: 400, but for `temporarilyUnavailable`.
+    public let httpStatus: Int
 
     /// Makes an error.
-    public init(code: String, description: String) {
+    public init(code: String, description: String, httpStatus: Int = 400) {
         self.code = code
         self.description = description
+        self.httpStatus = httpStatus
     }
-
-    /// The HTTP status: always 400.
-    public var httpStatus: Int { 400 }
 
     /// The response body.
     public var jsonBytes: [UInt8] {
@@ -52,6 +53,12 @@ public struct TokenGrantError: Error, Sendable, Equatable {
     public static func badAudience(_ audience: String?) -> TokenGrantError {
         invalidJWT("Failed audience check. The audience must be https://oauth2.googleapis.com/token or this server's /token URL, not \(audience.map { "\"\($0)\"" } ?? "absent").")
     }
+
+    /// 503 for an injected `UNAVAILABLE` token fault (docs/faults.md): the code is RFC 6749's,
+    /// one google-auth retries; the description is the emulator's own.
+    public static let temporarilyUnavailable = TokenGrantError(
+        code: "temporarily_unavailable", description: "The token service is temporarily unavailable; try again later.",
+        httpStatus: 503)
 
     /// No scope asked for (Google's wording).
     public static let missingScope = TokenGrantError(code: "invalid_scope", description: "Empty or missing scope not allowed.")

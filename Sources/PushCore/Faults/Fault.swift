@@ -53,6 +53,7 @@ public struct Fault: Sendable {
     public var json: JSONValue {
         var object: JSONObject = ["id": .string(String(id)), "match": spec.match.json]
         if let error = spec.error { object["error"] = .string(error.name) }
+        if let connection = spec.connection { object["connection"] = .string(connection.rawValue) }
         if let times = spec.times { object["times"] = .number(String(times)) }
         if let seconds = spec.retryAfterSeconds { object["retryAfterSeconds"] = .number(String(seconds)) }
         if let delay = spec.delayMilliseconds { object["delayMs"] = .number(String(delay)) }
@@ -66,16 +67,20 @@ public struct Fault: Sendable {
 
 /// What a fired fault does to its attempt.
 public struct FiredFault: Sendable, Equatable {
-    /// The error to answer; nil: perform the send normally (after the delay).
+    /// The error to answer; nil: perform the send normally (after the delay), unless
+    /// `connection` says otherwise.
     public var error: InjectedError?
+    /// What happens to the connection (after the error, if any).
+    public var connection: ConnectionFault?
     /// Seconds for `Retry-After`, if any.
     public var retryAfterSeconds: Int?
     /// Milliseconds to wait before answering, if any.
     public var delayMilliseconds: Int?
 
     /// Makes one (tests and routes compare against it).
-    public init(error: InjectedError?, retryAfterSeconds: Int?, delayMilliseconds: Int?) {
+    public init(error: InjectedError?, retryAfterSeconds: Int?, delayMilliseconds: Int?, connection: ConnectionFault? = nil) {
         self.error = error
+        self.connection = connection
         self.retryAfterSeconds = retryAfterSeconds
         self.delayMilliseconds = delayMilliseconds
     }

@@ -1,9 +1,10 @@
 import ByteCoding
 
-/// Which sends a fault applies to: one address of FCM or APNs, a push type, or every send of
-/// the project (docs/faults.md).
+/// Which attempts a fault applies to: one address of FCM or APNs, a push type, every send of
+/// the project, or the token requests of a service account (docs/faults.md).
 public enum FaultMatch: Sendable, Equatable {
-    /// Every send of the project (the API's error kind still decides FCM or APNs).
+    /// Every send of the project (the API's error kind still decides FCM or APNs); never a
+    /// token request.
     case everySend
     /// FCM sends to this registration token.
     case token(String)
@@ -17,9 +18,11 @@ public enum FaultMatch: Sendable, Equatable {
     case apnsToken(String)
     /// APNs sends with this `apns-push-type`.
     case pushType(APNsPushType)
+    /// Token requests (`POST /token`) whose assertion's `iss` is this service account email.
+    case serviceAccount(String)
 
     /// The JSON keys of `match`, in the order they are documented.
-    public static let keys = ["token", "fid", "topic", "condition", "apnsToken", "pushType"]
+    public static let keys = ["token", "fid", "topic", "condition", "apnsToken", "pushType", "serviceAccount"]
 
     /// Reads `match`: at most one key (none: every send).
     /// - Parameter fields: the object's members, already checked to be strings.
@@ -46,6 +49,7 @@ public enum FaultMatch: Sendable, Equatable {
                 throw FaultSpec.invalid("match.pushType must be one of \(names); got \"\(value)\".", field: "match.pushType")
             }
             self = .pushType(pushType)
+        case "serviceAccount": self = .serviceAccount(value)
         default:
             throw FaultSpec.invalid(
                 "match takes one of \(Self.keys.joined(separator: ", ")); got \"\(key)\".", field: "match.\(key)")
@@ -56,7 +60,7 @@ public enum FaultMatch: Sendable, Equatable {
     public var isAPNsOnly: Bool {
         switch self {
         case .apnsToken, .pushType: true
-        case .everySend, .token, .fid, .topic, .condition: false
+        case .everySend, .token, .fid, .topic, .condition, .serviceAccount: false
         }
     }
 
@@ -64,14 +68,21 @@ public enum FaultMatch: Sendable, Equatable {
     public var isFCMOnly: Bool {
         switch self {
         case .token, .fid, .topic, .condition: true
-        case .everySend, .apnsToken, .pushType: false
+        case .everySend, .apnsToken, .pushType, .serviceAccount: false
         }
     }
 
-    /// Whether a send is one this match names.
+    /// Whether it names token requests rather than sends.
+    public var isTokenRequest: Bool {
+        if case .serviceAccount = self { return true }
+        return false
+    }
+
+    /// Whether an attempt is one this match names.
     public func matches(_ send: FaultedSend) -> Bool {
         switch (self, send) {
-        case (.everySend, _): true
+        case (.everySend, .fcm), (.everySend, .apns): true
+        case (.serviceAccount(let wanted), .tokenRequest(let given)): wanted == given
         case (.token(let wanted), .fcm(.token(let given))): wanted == given
         case (.fid(let wanted), .fcm(.fid(let given))): wanted == given
         case (.topic(let wanted), .fcm(.topic(let given))): wanted == given
@@ -94,18 +105,23 @@ public enum FaultMatch: Sendable, Equatable {
             case .condition(let value): ("condition", value)
             case .apnsToken(let value): ("apnsToken", value)
             case .pushType(let value): ("pushType", value.rawValue)
+            case .serviceAccount(let value): ("serviceAccount", value)
             }
         guard let member else { return .object(JSONObject()) }
         return .object(JSONObject([JSONObject.Member(key: member.0, value: .string(member.1))]))
     }
 }
 
-/// A send as faults see it: the FCM target, or the APNs device token and push type.
+/// An attempt as faults see it: an FCM send's target, an APNs send's device token and push
+/// type, or a token request's service account.
 public enum FaultedSend: Sendable, Equatable {
     /// An FCM `messages:send` (its target as the message gives it).
     case fcm(MessageTarget)
     /// An APNs `POST /3/device/{token}` with its push type (nil when the header is absent).
     case apns(deviceToken: String, pushType: APNsPushType?)
+    /// A token request (`POST /token`) whose assertion's `iss` is this email (read before any
+    /// check of the assertion).
+    case tokenRequest(serviceAccount: String)
 
     /// Whether this is an APNs send.
     var isAPNs: Bool {

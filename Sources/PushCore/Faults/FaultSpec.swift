@@ -7,10 +7,12 @@ public struct FaultSpec: Sendable, Equatable {
     /// The largest `retryAfterSeconds`: one day.
     public static let maximumRetryAfterSeconds = 86_400
 
-    /// Which sends it applies to.
+    /// Which attempts it applies to.
     public var match: FaultMatch
-    /// The error answered; nil for a pure delay.
+    /// The error answered; nil for a pure delay or a transport fault without an answer.
     public var error: InjectedError?
+    /// What it does to the connection (after the error, if any); nil: nothing.
+    public var connection: ConnectionFault?
     /// How many attempts it fires on; nil: until deleted.
     public var times: Int?
     /// Seconds for a `Retry-After` header on the error.
@@ -26,13 +28,29 @@ public struct FaultSpec: Sendable, Equatable {
     /// - Throws: 400 INVALID_ARGUMENT saying which field is wrong and why.
     public init(
         match: FaultMatch, errorName: String?, times: Int64?, retryAfterSeconds: Int64?, delayMilliseconds: Int64?,
-        probability: Double?, seed: Int64?
+        probability: Double?, seed: Int64?, connectionName: String? = nil
     ) throws(GoogleError) {
         self.match = match
         error = try errorName.map { name throws(GoogleError) in try InjectedError(name: name) }
-        guard error != nil || delayMilliseconds != nil else {
-            throw Self.invalid("A fault needs error (the error to answer), delayMs (a pure delay), or both.", field: nil)
+        connection = try connectionName.map { name throws(GoogleError) in try ConnectionFault(name: name) }
+        guard error != nil || delayMilliseconds != nil || connection != nil else {
+            throw Self.invalid(
+                "A fault needs error (the error to answer), delayMs (a delay), connection (reset or goaway), or a combination.",
+                field: nil)
         }
+        if connection == .reset {
+            if error != nil {
+                throw Self.invalid(
+                    "connection reset aborts the connection without an answer, so it takes no error; use goaway to answer an error and then end the connection.",
+                    field: "error")
+            }
+            if retryAfterSeconds != nil {
+                throw Self.invalid(
+                    "connection reset aborts the connection without an answer, so it takes no retryAfterSeconds.",
+                    field: "retryAfterSeconds")
+            }
+        }
+        try Self.checkTokenRequestRules(error: error, match: match)
         switch (error, match.isAPNsOnly, match.isFCMOnly) {
         case (.fcm(let code)?, true, _):
             throw Self.invalid(
@@ -64,6 +82,23 @@ public struct FaultSpec: Sendable, Equatable {
             guard seed >= 0 else { throw Self.invalid("seed must not be negative; got \(seed).", field: "seed") }
         }
         self.seed = seed.map { UInt64($0) }
+    }
+
+    /// A serviceAccount match takes `invalid_grant` or `UNAVAILABLE` (or no error), and
+    /// `invalid_grant` takes a serviceAccount match.
+    private static func checkTokenRequestRules(error: InjectedError?, match: FaultMatch) throws(GoogleError) {
+        switch (error, match.isTokenRequest) {
+        case (.invalidGrant?, false):
+            throw invalid(
+                "error invalid_grant is a token endpoint error: it needs match.serviceAccount (the service account whose token requests fail).",
+                field: "error")
+        case (.some(let error), true) where error != .invalidGrant && error != .fcm(.unavailable):
+            throw invalid(
+                "match.serviceAccount names token requests, which fail with invalid_grant or UNAVAILABLE only; got \(error.name).",
+                field: "error")
+        default:
+            break
+        }
     }
 
     private static func checked(

@@ -37,12 +37,14 @@ struct FaultTable: Sendable {
         faults.removeAll()
     }
 
-    /// The first fault that fires on `send`, counted; later faults do not see the attempt.
+    /// The first fault that fires on `send` (a send or a token request), counted; later faults
+    /// do not see the attempt.
     mutating func fire(on send: FaultedSend) -> FiredFault? {
         for index in faults.indices where faults[index].fires(on: send) {
             let spec = faults[index].spec
             return FiredFault(
-                error: spec.error, retryAfterSeconds: spec.retryAfterSeconds, delayMilliseconds: spec.delayMilliseconds)
+                error: spec.error, retryAfterSeconds: spec.retryAfterSeconds, delayMilliseconds: spec.delayMilliseconds,
+                connection: spec.connection)
         }
         return nil
     }

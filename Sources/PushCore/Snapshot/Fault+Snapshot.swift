@@ -2,7 +2,7 @@ import ByteCoding
 
 extension Fault {
     static let snapshotKeys: Set<String> = [
-        "id", "match", "error", "times", "retryAfterSeconds", "delayMs", "probability", "seed", "fired", "matched",
+        "id", "match", "error", "connection", "times", "retryAfterSeconds", "delayMs", "probability", "seed", "fired", "matched",
         "randomState",
     ]
 
@@ -34,6 +34,7 @@ extension Fault {
         }
         let seed = try Self.unsigned(reader, "seed")
         let errorName = try reader.optionalString("error")
+        let connectionName = try reader.optionalString("connection")
         let times = try reader.optionalInt("times").map(Int64.init)
         let retryAfterSeconds = try reader.optionalInt("retryAfterSeconds").map(Int64.init)
         let delayMilliseconds = try reader.optionalInt("delayMs").map(Int64.init)
@@ -42,7 +43,7 @@ extension Fault {
             spec = try FaultSpec(
                 match: try FaultMatch(fields: matchFields), errorName: errorName, times: times,
                 retryAfterSeconds: retryAfterSeconds, delayMilliseconds: delayMilliseconds, probability: probability,
-                seed: nil)
+                seed: nil, connectionName: connectionName)
         } catch {
             throw SnapshotError(path: reader.path, error.message)
         }

@@ -5,8 +5,11 @@ import ByteCoding
 extension PushEmulatorCore {
     /// The `kind` of every state snapshot.
     public static let snapshotKind = "push-emulator-state"
-    /// The format version this emulator writes and reads.
-    public static let snapshotVersion = 1
+    /// The format version this emulator writes.
+    public static let snapshotVersion = 2
+    /// The versions it reads: version 2 added the faults' `connection` and
+    /// `match.serviceAccount` (docs/state.md), so a version 1 document reads as before.
+    public static let readableSnapshotVersions = 1...snapshotVersion
 
     private static let snapshotKeys: Set<String> = ["kind", "version", "clock", "counters", "projects"]
 
@@ -71,9 +74,13 @@ extension PushEmulatorCore {
         guard top["kind"] == .string(Self.snapshotKind) else {
             throw SnapshotError(path: "kind", "must be \"\(Self.snapshotKind)\" (not a push-emulator state snapshot?)")
         }
-        guard top["version"] == .number(String(Self.snapshotVersion)) else {
+        guard case .number(let versionText)? = top["version"], let version = Int(versionText),
+              Self.readableSnapshotVersions.contains(version)
+        else {
             let found = top["version"].map(SnapshotReader.kind(of:)) ?? "nothing"
-            throw SnapshotError(path: "version", "this emulator reads version \(Self.snapshotVersion); found \(found)")
+            let versions = Self.readableSnapshotVersions
+            throw SnapshotError(
+                path: "version", "this emulator reads versions \(versions.lowerBound) to \(versions.upperBound); found \(found)")
         }
         let reader = try SnapshotReader(snapshot, path: "", keys: Self.snapshotKeys)
         let offsetValue = try reader.object("clock", keys: ["offsetSeconds"]).value("offsetSeconds")

@@ -29,6 +29,14 @@ final class SnapshotTests: XCTestCase {
             probability: 0.5, seed: 7)
         core.addFault(project: "demo", fault)
         for _ in 0..<5 { _ = core.fireFault(project: "demo", on: .fcm(.token("device-1"))) }
+        // Transport and token-endpoint faults (snapshot version 2).
+        core.addFault(project: "demo", try FaultSpec(
+            match: .apnsToken(apnsToken), errorName: "Shutdown", times: 3, retryAfterSeconds: nil, delayMilliseconds: 5,
+            probability: nil, seed: nil, connectionName: "goaway"))
+        core.addFault(project: "second", try FaultSpec(
+            match: .serviceAccount("sa@second.iam.gserviceaccount.com"), errorName: nil, times: 2, retryAfterSeconds: nil,
+            delayMilliseconds: nil, probability: nil, seed: nil, connectionName: "reset"))
+        _ = core.fireFault(onTokenRequestOf: "sa@second.iam.gserviceaccount.com")
         core.advanceClock(seconds: 3600)
         return core
     }
@@ -38,7 +46,7 @@ final class SnapshotTests: XCTestCase {
     func testExportImportExportGivesTheSameSnapshot() throws {
         let snapshot = try busyCore().exportState()
         XCTAssertEqual(snapshot["kind"], .string("push-emulator-state"))
-        XCTAssertEqual(snapshot["version"], .number("1"))
+        XCTAssertEqual(snapshot["version"], .number("2"))
         let restored = makeCore()
         try restored.importState(snapshot)
         XCTAssertEqual(text(restored.exportState()), text(snapshot))
@@ -195,8 +203,41 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(text(core.exportState()), before, "the core is unchanged", file: file, line: line)
     }
 
+    func testTransportAndTokenFaultsRoundTrip() throws {
+        let snapshot = try busyCore().exportState()
+        let demoFaults = snapshot["projects"]?.arrayValue?.first?["faults"]?.arrayValue
+        XCTAssertEqual(demoFaults?.last?["connection"], .string("goaway"))
+        XCTAssertEqual(demoFaults?.last?["match"]?["apnsToken"], .string(apnsToken))
+        let second = snapshot["projects"]?.arrayValue?.last?["faults"]?.arrayValue?.first
+        XCTAssertEqual(second?["connection"], .string("reset"))
+        XCTAssertEqual(second?["match"]?["serviceAccount"], .string("sa@second.iam.gserviceaccount.com"))
+        XCTAssertEqual(second?["fired"], .number("1"))
+        let restored = makeCore()
+        try restored.importState(snapshot)
+        XCTAssertEqual(restored.fireFault(onTokenRequestOf: "sa@second.iam.gserviceaccount.com")?.connection, .reset)
+        XCTAssertNil(restored.fireFault(onTokenRequestOf: "sa@second.iam.gserviceaccount.com"), "times: 2 used up")
+        XCTAssertEqual(
+            restored.fireFault(project: "demo", on: .apns(deviceToken: apnsToken, pushType: nil)),
+            FiredFault(error: .apns(.shutdown), retryAfterSeconds: nil, delayMilliseconds: 5, connection: .goaway))
+        // A bad value is refused by the rules of POST .../faults.
+        var bad = snapshot
+        bad.set(["projects", 1, "faults", 0, "connection"], .string("hangup"))
+        XCTAssertThrowsError(try makeCore().importState(bad))
+    }
+
+    func testReadsAVersionOneDocument() throws {
+        let core = makeCore()
+        register(core, token: "device-1")
+        var snapshot = core.exportState()
+        snapshot.set(["version"], .number("1"))
+        let restored = makeCore()
+        try restored.importState(snapshot)
+        XCTAssertEqual(try restored.devices(project: "demo").items, try core.devices(project: "demo").items)
+    }
+
     func testRefusesAWrongVersionOrKind() throws {
-        try assertRefused("version") { $0.set(["version"], .number("2")) }
+        try assertRefused("version") { $0.set(["version"], .number("3")) }
+        try assertRefused("version") { $0.set(["version"], .number("0")) }
         try assertRefused("version") { $0.set(["version"], .string("1")) }
         try assertRefused("kind") { $0.set(["kind"], .string("firestore")) }
     }
