@@ -19,11 +19,17 @@ struct FCMSendRequestFastDecoder {
 
     private var reader: JSONReader
 
-    /// The request `body` holds, or nil when the general path must decide.
-    static func decode(_ body: UnsafeRawBufferPointer) -> FCMSendRequest? {
+    /// Decodes the request `body` holds into `request`, a request with nothing set but its
+    /// placeholder target; false, with `request` in any state, when the general path must decide.
+    static func decode(_ body: UnsafeRawBufferPointer, into request: inout FCMSendRequest) -> Bool {
         var decoder = FCMSendRequestFastDecoder(
             reader: JSONReader(buffer: body, maxDepth: JSONParser.defaultMaxDepth))
-        return try? decoder.request()
+        do throws(Unsure) {
+            try decoder.request(into: &request)
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: Messages
@@ -67,10 +73,7 @@ struct FCMSendRequestFastDecoder {
     /// parser counts it: the reader checks the depth limit for their struct values.
     private static let configMemberDepth = 3
 
-    private mutating func request() throws(Unsure) -> FCMSendRequest {
-        // Built in place and returned whole: a message taken out of a local into a new request
-        // would be copied, and the local destroyed.
-        var request = FCMSendRequest(message: FCMMessage(target: .token("")))
+    private mutating func request(into request: inout FCMSendRequest) throws(Unsure) {
         var hasMessage = false
         try object(Self.requestKeys, into: &request) { (decoder, request, key) throws(Unsure) in
             switch key {
@@ -87,7 +90,6 @@ struct FCMSendRequestFastDecoder {
         } catch {
             throw Unsure()
         }
-        return consume request
     }
 
     /// Decodes a message into `message`, a message with nothing set but its placeholder target.
