@@ -306,7 +306,7 @@ struct FCMSendRequestFastDecoder {
         var pairs: [FCMStringPair] = []
         // As the parser does: a scan for small maps, a set once they grow.
         var seenKeys: Set<String>?
-        repeat {
+        while true {
             let key = try string()
             if seenKeys == nil && pairs.count >= 16 { seenKeys = Set(pairs.map(\.key)) }
             if seenKeys != nil {
@@ -315,11 +315,18 @@ struct FCMSendRequestFastDecoder {
                 guard !pairs.contains(where: { $0.key == key }) else { throw Unsure() }
             }
             try expect(UInt8(ascii: ":"))
-            // Room for a typical map at once, instead of growing through 1, 2 and 4 entries.
-            if pairs.isEmpty { pairs.reserveCapacity(4) }
-            pairs.append(FCMStringPair(key, try string()))
-        } while try commaOrEnd(closing: UInt8(ascii: "}"))
-        return pairs
+            let pair = FCMStringPair(key, try string())
+            let more = try commaOrEnd(closing: UInt8(ascii: "}"))
+            if pairs.isEmpty {
+                // A map of one entry (often `apns.headers`) gets an array made for just it; a
+                // longer one room for a typical map at once, instead of growing through 1, 2
+                // and 4 entries. Reserving room in the empty array costs about twice as much.
+                if !more { return [pair] }
+                pairs.reserveCapacity(4)
+            }
+            pairs.append(pair)
+            if !more { return pairs }
+        }
     }
 
     /// A `google.protobuf.Struct` member of a config (`apns.payload`, `webpush.notification`,
