@@ -34,13 +34,14 @@ struct FCMSendRequestFastDecoder {
 
     // MARK: Messages
 
-    // Each message's fields, named by their proto names: the key tables match them to FCMSchema.
+    // Each message's fields, named by their proto names: the key tables match them to FCMSchema,
+    // and search them in the order declared here, the fields most bodies carry first.
     private enum RequestKey: String, CaseIterable, Sendable {
-        case validateOnly = "validate_only", message
+        case message, validateOnly = "validate_only"
     }
     private enum MessageKey: String, CaseIterable, Sendable {
-        case name, data, notification, android, webpush, apns, fcmOptions = "fcm_options"
-        case token, topic, condition, fid
+        case token, data, notification, apns, android, topic, webpush, fcmOptions = "fcm_options"
+        case condition, fid, name
     }
     private enum NotificationKey: String, CaseIterable, Sendable { case title, body, image }
     private enum AndroidKey: String, CaseIterable, Sendable {
