@@ -194,8 +194,6 @@ public struct JSONReader {
             index += 1
             return JSONObject(members)
         }
-        // Room for a typical object at once, instead of growing through 1, 2 and 4 members.
-        members.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard !atEnd, bytes[index] == ASCII.quote else {
@@ -215,16 +213,24 @@ public struct JSONReader {
             guard !atEnd, bytes[index] == ASCII.colon else { throw failure(.expectedColon) }
             index += 1
             let value = try parseValue(depth: depth, key: key)
-            members.append(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             guard !atEnd else { throw failure(.expectedCommaOrObjectEnd) }
+            let more: Bool
             switch bytes[index] {
-            case ASCII.comma: index += 1
-            case ASCII.closeBrace:
-                index += 1
-                return JSONObject(members)
+            case ASCII.comma: more = true
+            case ASCII.closeBrace: more = false
             default: throw failure(.expectedCommaOrObjectEnd)
             }
+            index += 1
+            if members.isEmpty {
+                // An object of one member (`{"aps": ...}`, often) gets an array made for just it;
+                // a longer one room for a typical object at once, instead of growing through 1,
+                // 2 and 4 members. Reserving room in the empty array costs about twice as much.
+                if !more { return JSONObject([JSONObject.Member(key: key, value: value)]) }
+                members.reserveCapacity(4)
+            }
+            members.append(JSONObject.Member(key: key, value: value))
+            if !more { return JSONObject(members) }
         }
     }
 

@@ -62,32 +62,35 @@ struct ApplePayload {
         JSONSerializer.append("{\"aps\":", to: &output)
         writeAPS(aps, alert: alert, to: &output)
         var removed = ReplacedKeys.Removed()
-        for member in custom where member.key != "aps" {
+        // Members and entries are read in place, by position: a copy of each would retain and
+        // release its strings.
+        for position in custom.indices where custom[position].key != "aps" {
             // Only the first of a key goes: a JSON object made in code may repeat one.
-            if let slot = replaced.slot(of: member.key), removed.insert(slot) { continue }
+            if let slot = replaced.slot(of: custom[position].key), removed.insert(slot) { continue }
             output.appendByte(0x2C)
-            JSONSerializer.writeString(member.key, to: &output)
+            JSONSerializer.writeString(custom[position].key, to: &output)
             output.appendByte(0x3A)
-            JSONSerializer.write(member.value, to: &output)
+            JSONSerializer.write(custom[position].value, to: &output)
         }
         // A data entry goes when no custom key and no earlier entry has its key. A few keys are
         // checked by a scan; many through a set, so that a body of thousands stays linear.
         let checksBySet = custom.count + input.data.count > Self.keysCheckedByScan
         var taken: Set<String> = checksBySet ? Set(custom.lazy.map(\.key)) : []
-        for (position, entry) in input.data.enumerated() {
-            guard entry.key != "aps" else { continue }
+        for position in input.data.indices {
+            let key = input.data[position].key
+            guard key != "aps" else { continue }
             if checksBySet {
-                guard taken.insert(entry.key).inserted else { continue }
+                guard taken.insert(key).inserted else { continue }
             } else {
-                guard !custom.contains(where: { $0.key == entry.key }),
-                    !input.data[..<position].contains(where: { $0.key == entry.key })
+                guard !custom.contains(where: { $0.key == key }),
+                    !input.data[..<position].contains(where: { $0.key == key })
                 else { continue }
             }
-            if let slot = replaced.slot(of: entry.key), removed.insert(slot) { continue }
+            if let slot = replaced.slot(of: key), removed.insert(slot) { continue }
             output.appendByte(0x2C)
-            JSONSerializer.writeString(entry.key, to: &output)
+            JSONSerializer.writeString(key, to: &output)
             output.appendByte(0x3A)
-            JSONSerializer.writeString(entry.value, to: &output)
+            JSONSerializer.writeString(input.data[position].value, to: &output)
         }
         writeFCMKeys(input, replaced: replaced, to: &output)
         output.appendByte(0x7D)

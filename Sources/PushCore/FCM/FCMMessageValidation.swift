@@ -20,17 +20,24 @@ extension FCMMessage {
                     field: "message.android.ttl")
             }
         }
-        // One call per label rather than a list of them: every send runs this, and a list is an allocation.
-        try Self.checkAnalyticsLabel(fcmOptions?.analyticsLabel, field: "message.fcm_options.analytics_label")
-        try Self.checkAnalyticsLabel(
-            android?.fcmOptions?.analyticsLabel, field: "message.android.fcm_options.analytics_label")
-        try Self.checkAnalyticsLabel(apns?.fcmOptions?.analyticsLabel, field: "message.apns.fcm_options.analytics_label")
-        try Self.checkAnalyticsLabel(
-            webpush?.fcmOptions?.analyticsLabel, field: "message.webpush.fcm_options.analytics_label")
+        // One call per label rather than a list of them: every send runs this, and a list is an
+        // allocation. Only a label that is set is checked: most sends set none.
+        if let label = fcmOptions?.analyticsLabel {
+            try Self.checkAnalyticsLabel(label, field: "message.fcm_options.analytics_label")
+        }
+        if let label = android?.fcmOptions?.analyticsLabel {
+            try Self.checkAnalyticsLabel(label, field: "message.android.fcm_options.analytics_label")
+        }
+        if let label = apns?.fcmOptions?.analyticsLabel {
+            try Self.checkAnalyticsLabel(label, field: "message.apns.fcm_options.analytics_label")
+        }
+        if let label = webpush?.fcmOptions?.analyticsLabel {
+            try Self.checkAnalyticsLabel(label, field: "message.webpush.fcm_options.analytics_label")
+        }
     }
 
-    private static func checkAnalyticsLabel(_ label: String?, field: String) throws(GoogleError) {
-        guard let label, !isValidAnalyticsLabel(label) else { return }
+    private static func checkAnalyticsLabel(_ label: String, field: String) throws(GoogleError) {
+        guard !isValidAnalyticsLabel(label) else { return }
         throw GoogleError.fcmInvalidArgument(
             "Invalid analytics_label \"\(label)\": use 1 to 50 of the characters a-z A-Z 0-9 - _ . ~ %.",
             field: field)

@@ -25,10 +25,11 @@ public struct FCMSendRequest: Sendable, Equatable {
         // Inlined into the route, so that a send's request is decoded in place rather than
         // returned through a call and copied; `body` is borrowed, as an initializer would
         // otherwise take its own reference to the array.
-        if let request = Self.decodeWellFormed(body) {
-            self = request
-        } else {
-            try self.init(parsing: body)
+        // Decoded into `self` rather than returned: a request returned through the decoder's
+        // calls, and wrapped in an optional, is copied at each step.
+        self.init(message: FCMMessage(target: .token("")))
+        if !Self.decodeWellFormed(body, into: &self) {
+            self = try FCMSendRequest(parsing: body)
         }
     }
 
@@ -52,7 +53,16 @@ public struct FCMSendRequest: Sendable, Equatable {
     /// nil when the body is in any way unusual, valid or not, and the general path
     /// (`init(body:)`, `init(json:)`) must decide. When not nil, it equals what `init(body:)` gives.
     public static func decodeWellFormed(_ body: [UInt8]) -> FCMSendRequest? {
-        body.withUnsafeBytes { FCMSendRequestFastDecoder.decode($0) }
+        var request = FCMSendRequest(message: FCMMessage(target: .token("")))
+        return decodeWellFormed(body, into: &request) ? request : nil
+    }
+
+    /// `decodeWellFormed(_:)` into `request`, a request with nothing set but a placeholder
+    /// target: true when decoded; false, with `request` in any state, when the general path
+    /// must decide.
+    @usableFromInline
+    static func decodeWellFormed(_ body: borrowing [UInt8], into request: inout FCMSendRequest) -> Bool {
+        body.withUnsafeBytes { FCMSendRequestFastDecoder.decode($0, into: &request) }
     }
 
     /// Validates an already parsed body, throwing the error Google would answer.

@@ -19,22 +19,29 @@ struct FCMSendRequestFastDecoder {
 
     private var reader: JSONReader
 
-    /// The request `body` holds, or nil when the general path must decide.
-    static func decode(_ body: UnsafeRawBufferPointer) -> FCMSendRequest? {
+    /// Decodes the request `body` holds into `request`, a request with nothing set but its
+    /// placeholder target; false, with `request` in any state, when the general path must decide.
+    static func decode(_ body: UnsafeRawBufferPointer, into request: inout FCMSendRequest) -> Bool {
         var decoder = FCMSendRequestFastDecoder(
             reader: JSONReader(buffer: body, maxDepth: JSONParser.defaultMaxDepth))
-        return try? decoder.request()
+        do throws(Unsure) {
+            try decoder.request(into: &request)
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: Messages
 
-    // Each message's fields, named by their proto names: the key tables match them to FCMSchema.
+    // Each message's fields, named by their proto names: the key tables match them to FCMSchema,
+    // and search them in the order declared here, the fields most bodies carry first.
     private enum RequestKey: String, CaseIterable, Sendable {
-        case validateOnly = "validate_only", message
+        case message, validateOnly = "validate_only"
     }
     private enum MessageKey: String, CaseIterable, Sendable {
-        case name, data, notification, android, webpush, apns, fcmOptions = "fcm_options"
-        case token, topic, condition, fid
+        case token, data, notification, apns, android, topic, webpush, fcmOptions = "fcm_options"
+        case condition, fid, name
     }
     private enum NotificationKey: String, CaseIterable, Sendable { case title, body, image }
     private enum AndroidKey: String, CaseIterable, Sendable {
@@ -67,10 +74,7 @@ struct FCMSendRequestFastDecoder {
     /// parser counts it: the reader checks the depth limit for their struct values.
     private static let configMemberDepth = 3
 
-    private mutating func request() throws(Unsure) -> FCMSendRequest {
-        // Built in place and returned whole: a message taken out of a local into a new request
-        // would be copied, and the local destroyed.
-        var request = FCMSendRequest(message: FCMMessage(target: .token("")))
+    private mutating func request(into request: inout FCMSendRequest) throws(Unsure) {
         var hasMessage = false
         try object(Self.requestKeys, into: &request) { (decoder, request, key) throws(Unsure) in
             switch key {
@@ -87,7 +91,6 @@ struct FCMSendRequestFastDecoder {
         } catch {
             throw Unsure()
         }
-        return consume request
     }
 
     /// Decodes a message into `message`, a message with nothing set but its placeholder target.
@@ -304,7 +307,7 @@ struct FCMSendRequestFastDecoder {
         var pairs: [FCMStringPair] = []
         // As the parser does: a scan for small maps, a set once they grow.
         var seenKeys: Set<String>?
-        repeat {
+        while true {
             let key = try string()
             if seenKeys == nil && pairs.count >= 16 { seenKeys = Set(pairs.map(\.key)) }
             if seenKeys != nil {
@@ -313,11 +316,18 @@ struct FCMSendRequestFastDecoder {
                 guard !pairs.contains(where: { $0.key == key }) else { throw Unsure() }
             }
             try expect(UInt8(ascii: ":"))
-            // Room for a typical map at once, instead of growing through 1, 2 and 4 entries.
-            if pairs.isEmpty { pairs.reserveCapacity(4) }
-            pairs.append(FCMStringPair(key, try string()))
-        } while try commaOrEnd(closing: UInt8(ascii: "}"))
-        return pairs
+            let pair = FCMStringPair(key, try string())
+            let more = try commaOrEnd(closing: UInt8(ascii: "}"))
+            if pairs.isEmpty {
+                // A map of one entry (often `apns.headers`) gets an array made for just it; a
+                // longer one room for a typical map at once, instead of growing through 1, 2
+                // and 4 entries. Reserving room in the empty array costs about twice as much.
+                if !more { return [pair] }
+                pairs.reserveCapacity(4)
+            }
+            pairs.append(pair)
+            if !more { return pairs }
+        }
     }
 
     /// A `google.protobuf.Struct` member of a config (`apns.payload`, `webpush.notification`,
