@@ -8,7 +8,7 @@ BIN_ASAN := .build-asan/debug/push-emulator
 BIN_TSAN := .build-tsan/debug/push-emulator
 E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench perf-count fuzz docker-test deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench bench-compare perf-count fuzz docker-test deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -58,6 +58,11 @@ stress: release
 bench: release
 	@scripts/install-deps.sh --bench
 	scripts/bench.sh $(BIN_RELEASE)
+
+## bench-compare: the h2c FCM send of BASELINE (another build's binary) and this release build in one run, as ratios to nghttpd
+bench-compare: release
+	@scripts/install-deps.sh --bench
+	scripts/bench-compare.sh $(BASELINE) $(BIN_RELEASE)
 
 ## perf-count: callgrind's instructions per request (FCM send, /healthz, nghttpd's static file) in one run
 perf-count: release
