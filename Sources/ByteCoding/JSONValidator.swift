@@ -7,9 +7,10 @@
 /// object) with the parser's own escape and UTF-8 checks. Where an exact answer would need the
 /// parser's own work it answers `undecided`, and the caller parses: a key with an escape or a
 /// byte beyond ASCII (the parser compares keys as Swift strings, by canonical equivalence), an
-/// object of more than 16 members (the parser hashes those), a number with an exponent or more
-/// than 308 digits (the parser checks those for overflow). `JSONValidatorTests` and the JSON
-/// fuzz target compare its answers with the parser's.
+/// object of more than 16 members (the parser hashes those), more than 64 keys of nested objects
+/// open at once (this keeps them in a fixed buffer), a number with an exponent or more than 308
+/// digits (the parser checks those for overflow). `JSONValidatorTests` and the JSON fuzz target
+/// compare its answers with the parser's.
 public enum JSONValidator {
     /// What `check` found.
     public enum Verdict: Sendable, Equatable {
