@@ -134,7 +134,13 @@ public struct APNsRequest: Sendable {
     static func isTopic(_ topic: String) -> Bool {
         let bytes = topic.utf8
         guard bytes.count <= 255, bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: ".") else { return false }
-        return ASCIIText.isBundleIDText(topic)
+        let isTopicByte = { (byte: UInt8) -> Bool in
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+        return bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isTopicByte) } ?? bytes.allSatisfy(isTopicByte)
     }
 }
 

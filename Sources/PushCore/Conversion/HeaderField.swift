@@ -22,7 +22,7 @@ public struct HeaderField: Sendable, Equatable {
     /// `name` in lowercase; names are nearly always lowercase already, and checking costs less
     /// than lowercasing.
     static func lowercased(_ name: String) -> String {
-        ASCIIText.hasUppercase(name) ? name.lowercased() : name
+        ASCIIScan.hasUppercase(name) ? name.lowercased() : name
     }
 }
 

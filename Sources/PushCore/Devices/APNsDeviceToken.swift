@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// APNs device tokens: hex strings of variable length.
 public enum APNsDeviceToken {
     /// Whether `token` is hex for 1 to 256 bytes (2 to 512 hex digits, an even count).
@@ -7,13 +9,13 @@ public enum APNsDeviceToken {
     public static func isWellFormed(_ token: String) -> Bool {
         let count = token.utf8.count
         guard count >= 2, count <= 512, count % 2 == 0 else { return false }
-        return ASCIIText.isHex(token)
+        return ASCIIScan.isHex(token)
     }
 
     /// The token in lowercase, the one form the emulator stores, so `ABCD` and `abcd` name one
     /// device. A token in lowercase already (nearly every one) is returned as it is, not copied.
     public static func normalized(_ token: String) -> String {
-        ASCIIText.hasUppercase(token) ? token.lowercased() : token
+        ASCIIScan.hasUppercase(token) ? token.lowercased() : token
     }
 }
 

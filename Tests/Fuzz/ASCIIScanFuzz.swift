@@ -1,0 +1,16 @@
+// libFuzzer target for ASCIIScan: for any bytes, each vectorizable check answers what the plain
+// definition over the same bytes answers. Built by scripts/fuzz-ascii-scan.sh with swiftc
+// directly, from the ByteCoding sources alone.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzASCIIScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // The checks read a string's UTF-8: invalid sequences become U+FFFD first, as in any string.
+    let text = String(decoding: bytes, as: UTF8.self)
+    let units = Array(text.utf8)
+    let isHex = units.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+    let hasUppercase = units.contains { (0x41...0x5A).contains($0) }
+    precondition(ASCIIScan.isHex(text) == isHex, "isHex differs for \(units)")
+    precondition(ASCIIScan.hasUppercase(text) == hasUppercase, "hasUppercase differs for \(units)")
+    return 0
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Fuzzes ASCIIScan's vectorizable byte checks against their plain definitions with libFuzzer for
+# N seconds (default 30).
+# Usage: scripts/fuzz-ascii-scan.sh [seconds] [extra libFuzzer flags...]
+set -eu
+cd "$(dirname "$0")/.."
+seconds="${1:-30}"
+[ $# -gt 0 ] && shift
+mkdir -p .build .build/fuzz-ascii-scan-corpus
+swiftc -sanitize=fuzzer,address -parse-as-library -O \
+    Sources/ByteCoding/*.swift \
+    Tests/Fuzz/ASCIIScanFuzz.swift \
+    -o .build/fuzz-ascii-scan
+# Seeds: a device token in both cases, and text that is neither hex nor capitals.
+corpus=.build/fuzz-ascii-scan-corpus
+printf '%s' "bebebebebebebebebebebebebebebebebebebebebebebebebebebebebebebebe" > "$corpus/seed-token"
+printf '%s' "BEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBg" > "$corpus/seed-token-upper"
+printf '%s' "com.example.app-1_x.voip" > "$corpus/seed-bundle"
+printf '%s' "com.example.app/1" > "$corpus/seed-bundle-miss"
+exec .build/fuzz-ascii-scan -max_total_time="$seconds" -max_len=4096 "$@" "$corpus"
