@@ -94,10 +94,9 @@ struct APNsRoutes {
                     injected, apnsID: givenID ?? APNsErrorResponse.generatedID(), unregisteredSince: core.now,
                     retryAfterSeconds: fired.retryAfterSeconds)
             }
-            if let connection = fired.connection {
-                return FaultAnswer.transport(connection, error: error, goAwayReason: reason.rawValue)
+            return FaultAnswer.answer(fired, error: error, goAwayReason: reason.rawValue) {
+                perform(project: project, checked, givenID: givenID, body: body, isProduction: isProduction)
             }
-            return error ?? perform(project: project, checked, givenID: givenID, body: body, isProduction: isProduction)
         }
     }
 

@@ -53,8 +53,9 @@ struct FCMRoutes {
                 let toDevice = if case .token = target { true } else if case .fid = target { true } else { false }
                 error = GoogleErrorResponse.make(.fcm(code, toDevice: toDevice, retryAfterSeconds: fired.retryAfterSeconds))
             }
-            if let connection = fired.connection { return FaultAnswer.transport(connection, error: error, goAwayReason: nil) }
-            return error ?? Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: body)
+            return FaultAnswer.answer(fired, error: error, goAwayReason: nil) {
+                Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: body)
+            }
         }
     }
 

@@ -18,10 +18,20 @@ enum FaultAnswer {
         }
     }
 
+    /// What a fired fault answers once its delay is over: its transport fault (after `error`, if
+    /// there is one), else `error`, else what `perform` answers (a pure delay). `goAwayReason`
+    /// becomes a GOAWAY's debug data `{"reason":"..."}` (APNs sends, as Apple's); nil: none
+    /// (Google's endpoints).
+    static func answer(
+        _ fired: FiredFault, error: HTTPResponse?, goAwayReason: String?, perform: () -> HTTPResponse
+    ) -> HTTPResponse {
+        if let connection = fired.connection { return transport(connection, error: error, goAwayReason: goAwayReason) }
+        return error ?? perform()
+    }
+
     /// A transport fault's answer: a reset (no answer), or a GOAWAY after `error` when there is
-    /// one and instead of any answer when not. `goAwayReason` becomes the GOAWAY's debug data
-    /// `{"reason":"..."}` (APNs sends, as Apple's); nil: none (Google's endpoints).
-    static func transport(_ connection: ConnectionFault, error: HTTPResponse?, goAwayReason: String?) -> HTTPResponse {
+    /// one and instead of any answer when not.
+    private static func transport(_ connection: ConnectionFault, error: HTTPResponse?, goAwayReason: String?) -> HTTPResponse {
         switch connection {
         case .reset:
             return .unanswered(.reset)

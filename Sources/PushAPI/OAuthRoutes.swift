@@ -46,8 +46,9 @@ struct OAuthRoutes {
                 case .fcm?: Self.failure(.temporarilyUnavailable, retryAfterSeconds: fired.retryAfterSeconds)
                 case .apns?, nil: nil
                 }
-            if let connection = fired.connection { return FaultAnswer.transport(connection, error: error, goAwayReason: nil) }
-            return error ?? grant(grantType: grantType, assertion: assertion, ownURLs: ownURLs)
+            return FaultAnswer.answer(fired, error: error, goAwayReason: nil) {
+                grant(grantType: grantType, assertion: assertion, ownURLs: ownURLs)
+            }
         }
     }
 

@@ -22,11 +22,9 @@ public struct FCMSendRequest: Sendable, Equatable {
     /// alone is "Unexpected end of string. Expected a value.", as Google's JSON parser words it.
     @inlinable
     public init(body: borrowing [UInt8]) throws(GoogleError) {
-        // Inlined into the route, so that a send's request is decoded in place rather than
-        // returned through a call and copied; `body` is borrowed, as an initializer would
-        // otherwise take its own reference to the array.
-        // Decoded into `self` rather than returned: a request returned through the decoder's
-        // calls, and wrapped in an optional, is copied at each step.
+        // Inlined into the route and decoded into `self`: a request returned through the
+        // decoder's calls, and wrapped in an optional, is copied at each step. `body` is
+        // borrowed, as an initializer would otherwise take its own reference to the array.
         self.init(message: FCMMessage(target: .token("")))
         if !Self.decodeWellFormed(body, into: &self) {
             self = try FCMSendRequest(parsing: body)
