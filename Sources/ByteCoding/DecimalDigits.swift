@@ -12,16 +12,21 @@ public enum DecimalDigits {
         of number: UInt64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
         // Twenty digits at most, in three words of eight, the first digit in the lowest byte of
-        // the first word: the leading word holds at most four of them, behind zeros.
-        var words = (
-            String.eightDigits(number / 10_000_000_000_000_000) | 0x3030_3030_3030_3030,
-            String.eightDigits(number / 100_000_000 % 100_000_000) | 0x3030_3030_3030_3030,
-            String.eightDigits(number % 100_000_000) | 0x3030_3030_3030_3030
+        // the first word: the leading word holds at most four of them, behind zeros. The first
+        // digit that is not a leading zero is the lowest non-zero byte of the digits (0 to 9)
+        // before they are made ASCII; `0` itself keeps its last digit.
+        let digits = (
+            String.eightDigits(number / 10_000_000_000_000_000),
+            String.eightDigits(number / 100_000_000 % 100_000_000),
+            String.eightDigits(number % 100_000_000)
         )
+        let start =
+            digits.0 != 0
+            ? WordBytes.firstFlaggedByte(in: digits.0)
+            : digits.1 != 0 ? 8 + WordBytes.firstFlaggedByte(in: digits.1) : 16 + min(WordBytes.firstFlaggedByte(in: digits.2), 7)
+        var words = (digits.0 | 0x3030_3030_3030_3030, digits.1 | 0x3030_3030_3030_3030, digits.2 | 0x3030_3030_3030_3030)
         return try withUnsafeBytes(of: &words) { text in
-            // The first digit that is not a leading zero; `0` itself keeps its last digit.
-            let start = text.prefix(23).firstIndex { $0 != UInt8(ascii: "0") } ?? 23
-            return try body(UnsafeRawBufferPointer(rebasing: text[start...]).bindMemory(to: UInt8.self))
+            try body(UnsafeRawBufferPointer(rebasing: text[start...]).bindMemory(to: UInt8.self))
         }
     }
 

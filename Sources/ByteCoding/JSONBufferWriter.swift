@@ -20,6 +20,23 @@ public struct JSONBufferWriter: JSONOutput {
         readsSmallStrings = String.smallASCIIFormHolds
     }
 
+    /// The bytes `write` writes, in an array of their size: written on the stack first, in
+    /// `capacity` bytes, and copied once; written again at the size the first pass counted when
+    /// they did not fit, which costs less than working out every output's size in advance.
+    @inlinable
+    public static func bytes(capacity: Int, _ write: (inout JSONBufferWriter) -> Void) -> [UInt8] {
+        var capacity = capacity
+        while true {
+            let (bytes, needed) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+                var output = JSONBufferWriter(scratch)
+                write(&output)
+                return (output.overflowed ? nil : Array(output.written), output.count)
+            }
+            if let bytes { return bytes }
+            capacity = needed
+        }
+    }
+
     /// Whether some writes did not fit, so that the buffer holds only part of the output.
     @inlinable
     public var overflowed: Bool { counted > buffer.count }

@@ -20,29 +20,16 @@ public enum JSONSerializer {
     /// `{"<key>":<text>}`, without a JSON tree: for answers written on every request, such as
     /// FCM's `{"name": ...}`. `key` must need no escaping.
     public static func object(key: StaticString, string text: String) -> [UInt8] {
-        // Written on the stack and copied once into an array of its size: appending piece by
-        // piece to an array checks its uniqueness and capacity for each. Punctuation, and room
-        // for a few escapes; only text with more is written again, into an array that grows.
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.utf8CodeUnitCount + text.utf8.count + 16) {
-            var output = JSONBufferWriter($0)
-            writeObject(key: key, string: text, to: &output)
-            return output.overflowed ? nil : Array(output.written)
+        // Punctuation, and room for a few escapes.
+        JSONBufferWriter.bytes(capacity: key.utf8CodeUnitCount + text.utf8.count + 16) { output in
+            output.appendByte(0x7B)  // {
+            output.appendByte(0x22)  // "
+            append(key, to: &output)
+            output.appendByte(0x22)
+            output.appendByte(0x3A)  // :
+            writeString(text, to: &output)
+            output.appendByte(0x7D)  // }
         }
-        if let written { return written }
-        var output = [UInt8]()
-        writeObject(key: key, string: text, to: &output)
-        return output
-    }
-
-    @usableFromInline
-    static func writeObject<Output: JSONOutput>(key: StaticString, string text: String, to output: inout Output) {
-        output.appendByte(0x7B)  // {
-        output.appendByte(0x22)  // "
-        append(key, to: &output)
-        output.appendByte(0x22)
-        output.appendByte(0x3A)  // :
-        writeString(text, to: &output)
-        output.appendByte(0x7D)  // }
     }
 
     /// Appends the value's JSON to `output`.
@@ -105,14 +92,21 @@ public enum JSONSerializer {
         writeQuotedEscaped(text, to: &output)
     }
 
+    /// Appends the bytes of `text` escaped where they need it, without quotes: for a string
+    /// value written in parts.
+    @inlinable
+    public static func writeEscaped<Output: JSONOutput>(_ text: String, to output: inout Output) {
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &output) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0, to: &output) }
+        }
+    }
+
     /// Appends `text` quoted, its bytes escaped where they need it.
     @inlinable @inline(never)
     static func writeQuotedEscaped<Output: JSONOutput>(_ text: String, to output: inout Output) {
         output.appendByte(0x22)
         // Native strings, small ones included, lend their bytes; others are copied once.
-        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &output) }) == nil {
-            Array(text.utf8).withUnsafeBufferPointer { writeEscaped($0, to: &output) }
-        }
+        writeEscaped(text, to: &output)
         output.appendByte(0x22)
     }
 

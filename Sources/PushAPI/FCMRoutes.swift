@@ -80,7 +80,7 @@ struct FCMRoutes {
         }
         // Taken apart rather than copied from: only the name is needed.
         switch consume outcome {
-        case .accepted(let sent): return Self.name(sent.name)
+        case .accepted(let sent): return Self.name(sent.messageName)
         case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
         case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
         case .rejected(let error): return GoogleErrorResponse.make(error)
@@ -90,5 +90,14 @@ struct FCMRoutes {
     /// `{"name": ...}`, written straight into the body: every send answers with it.
     private static func name(_ name: String) -> HTTPResponse {
         .json(200, JSONSerializer.object(key: "name", string: name))
+    }
+
+    /// `name(_:)` for a sent message's name, written from its parts.
+    private static func name(_ name: MessageName) -> HTTPResponse {
+        .json(200, JSONBufferWriter.bytes(capacity: 64) { output in
+            JSONSerializer.append("{\"name\":", to: &output)
+            name.writeJSONString(to: &output)
+            output.appendByte(0x7D)  // }
+        })
     }
 }

@@ -32,8 +32,7 @@ extension CoreState {
                 token: token ?? identifiers.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
         }
-        // Only the name is made: the id is its end, read from it where needed.
-        let (name, idByteCount) = identifiers.messageIDs.makeName(project: projectState.projectID)
+        let name = identifiers.messageIDs.makeName(project: projectState.projectID)
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.
         let numberBefore = identifiers.nextDeliveryNumber
@@ -41,7 +40,7 @@ extension CoreState {
         // through its type's metadata on every send.
         func make(for device: Device) throws(Failure) -> Delivery {
             let context = DeliveryContext(
-                messageName: name, messageIDByteCount: idByteCount, bundleID: device.bundleID, senderID: senderID,
+                messageName: name, bundleID: device.bundleID, senderID: senderID,
                 generatedAPNsID: RandomUUID(using: &identifiers.random), now: now)
             switch makeNotification(context) {
             case .success(let notification):
@@ -80,7 +79,7 @@ extension CoreState {
             projectState.log.append(
                 name: name, origin: origin, sentAt: now, target: loggedTarget,
                 requestBody: requestBody, deliveryNumbers: number..<number + 1)
-            return (.accepted(SentMessage(name: name, deliveryNumbers: number..<number + 1)), notified)
+            return (.accepted(SentMessage(messageName: name, deliveryNumbers: number..<number + 1)), notified)
         }
         var made = [Delivery]()
         made.reserveCapacity(tokens.count)
@@ -106,6 +105,6 @@ extension CoreState {
         projectState.log.append(
             name: name, origin: origin, sentAt: now, target: loggedTarget,
             requestBody: requestBody, deliveryNumbers: numbers)
-        return (.accepted(SentMessage(name: name, deliveryNumbers: numbers)), notified)
+        return (.accepted(SentMessage(messageName: name, deliveryNumbers: numbers)), notified)
     }
 }

@@ -19,12 +19,12 @@ extension PushEmulatorCore {
             }
             // A copy of the generator: the id the next send gets, left for it.
             var messageIDs = state.identifiers.messageIDs
-            let (name, idByteCount) = messageIDs.makeName(project: project)
+            let name = messageIDs.makeName(project: project)
             // Any apns-id will do (it is a header, not part of the payload), and one from the
             // emulator's own generator would shift the ids later sends get.
             var placeholder = SeededRandomNumberGenerator(seed: 0)
             let context = DeliveryContext(
-                messageName: name, messageIDByteCount: idByteCount, bundleID: bundleID,
+                messageName: name, bundleID: bundleID,
                 senderID: state.configuration.senderID ?? projectState.derivedSenderID,
                 generatedAPNsID: RandomUUID(using: &placeholder), now: state.clock.now)
             return makeNotification(context).map { _ in .deliverable }

@@ -29,7 +29,7 @@ final class CheckSendTests: XCTestCase {
         // is the size the send will have.
         let sent = sendFCM(core).sent
         XCTAssertEqual(seen?.messageID, sent?.messageID)
-        XCTAssertEqual(seen?.messageName, sent?.name)
+        XCTAssertEqual(seen?.messageName, sent?.messageName)
         XCTAssertEqual(seen?.bundleID, "com.example.app")
         XCTAssertEqual(try core.messages(project: "demo", filter: MessageLogFilter()).items.count, 1)
     }

@@ -22,18 +22,23 @@ public struct AppleConversionInput: Sendable {
     public var fid: Optional<String>
     /// The message id (the last part of the message name).
     public var messageID: String {
-        get { messageIDDigitsAtEnd > 0 ? MessageName.messageID(of: messageIDSource) : messageIDSource }
-        set {
-            messageIDSource = newValue
-            messageIDDigitsAtEnd = 0
+        get {
+            switch messageIDSource {
+            case .given(let text): text
+            case .generated(let number): DecimalDigits.string(of: number)
+            }
         }
+        set { messageIDSource = .given(newValue) }
     }
-    /// `messageID` as given, or the message name it ends: a send makes only the name, and its id
-    /// is written into the payload straight from it.
-    var messageIDSource: String
-    /// 0 when `messageIDSource` is the id; else it is the name, and this many bytes of its end,
-    /// all digits, are the id.
-    var messageIDDigitsAtEnd: Int
+    /// `messageID` as it came: a send's id stays a number, whose digits the payload writes.
+    var messageIDSource: MessageIDSource
+    /// Where the message id comes from.
+    enum MessageIDSource: Sendable {
+        /// Text given by the caller.
+        case given(String)
+        /// The id of a send's message name.
+        case generated(UInt64)
+    }
     /// The project's numeric sender id.
     public var senderID: String
     /// The device's bundle id (the default `apns-topic`).
@@ -80,8 +85,7 @@ public struct AppleConversionInput: Sendable {
         self.apnsPayload = apnsPayload
         self.apnsImage = apnsImage
         self.fid = fid
-        self.messageIDSource = messageID
-        self.messageIDDigitsAtEnd = 0
+        self.messageIDSource = .given(messageID)
         self.senderID = senderID
         self.bundleID = bundleID
         self.defaultAPNsID = .given(apnsID)
@@ -106,8 +110,7 @@ public struct AppleConversionInput: Sendable {
         self.apnsPayload = apnsPayload
         self.apnsImage = apnsImage
         self.fid = fid
-        self.messageIDSource = context.messageName
-        self.messageIDDigitsAtEnd = context.messageIDByteCount
+        self.messageIDSource = .generated(context.messageName.id)
         self.senderID = context.senderID
         self.bundleID = context.bundleID
         self.defaultAPNsID = .generated(context.generatedAPNsID)

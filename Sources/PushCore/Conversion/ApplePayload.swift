@@ -135,16 +135,15 @@ struct ApplePayload {
 
     private func writeFCMKeys(_ input: borrowing AppleConversionInput, replaced: ReplacedKeys, to output: inout JSONBufferWriter) {
         JSONSerializer.append(",\"gcm.message_id\":", to: &output)
-        // A send's id is copied from the end of its name: digits, with nothing to escape.
-        let digits = input.messageIDDigitsAtEnd
-        let copied: Void? =
-            digits > 0
-            ? input.messageIDSource.utf8.withContiguousStorageIfAvailable { name in
-                output.appendByte(0x22)
-                output.appendBytes(UnsafeBufferPointer(rebasing: name[(name.count - digits)...]))
-                output.appendByte(0x22)
-            } : nil
-        if copied == nil { JSONSerializer.writeString(input.messageID, to: &output) }
+        switch input.messageIDSource {
+        case .given(let text):
+            JSONSerializer.writeString(text, to: &output)
+        case .generated(let number):
+            // Digits: nothing to escape.
+            output.appendByte(0x22)
+            DecimalDigits.withDigits(of: number) { output.appendBytes($0) }
+            output.appendByte(0x22)
+        }
         // The analytics flag and the sender id's key, side by side, as one literal.
         JSONSerializer.append(
             replaced.analytics ? ",\"google.c.a.e\":\"1\",\"google.c.sender.id\":" : ",\"google.c.sender.id\":", to: &output)

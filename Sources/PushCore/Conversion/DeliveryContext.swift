@@ -1,12 +1,9 @@
 /// What the emulator knows when it builds one device's notification for a send.
 public struct DeliveryContext: Sendable {
-    /// The message id (goes into `gcm.message_id`): the end of `messageName`, which a send
-    /// makes alone.
-    public var messageID: String { MessageName.messageID(of: messageName) }
+    /// The message id (goes into `gcm.message_id`).
+    public var messageID: String { messageName.messageID }
     /// `projects/{project}/messages/{id}`.
-    public var messageName: String
-    /// How many bytes, all digits, end `messageName` as the id: the payload copies them from it.
-    var messageIDByteCount: Int
+    public var messageName: MessageName
     /// The bundle id of the device the notification is for (the default `apns-topic`). Only
     /// this of the device: a copy of the whole device would retain and release each of its parts.
     public var bundleID: String

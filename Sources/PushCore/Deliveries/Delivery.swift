@@ -5,7 +5,7 @@ public struct Delivery: Sendable, Equatable {
     /// The emulator-wide serial number; `"d-\(number)"` is its public id.
     public let number: Int
     /// The name of the message it belongs to (`projects/demo/messages/...`).
-    public let messageName: String
+    public let messageName: MessageName
     /// The device's FCM registration token.
     public let token: String
     /// Which API sent it.
@@ -27,7 +27,7 @@ public struct Delivery: Sendable, Equatable {
     private var laterTransitions: [DeliveryTransition] = []
 
     init(
-        number: Int, messageName: String, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
+        number: Int, messageName: MessageName, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
         expiresAt: Timestamp, isNowOrNever: Bool, hasCollapseID: Bool, notification: APNsNotification,
         presentedAppState: AppState, laterTransitions: [DeliveryTransition] = []
     ) {
@@ -83,7 +83,7 @@ public struct Delivery: Sendable, Equatable {
     public var json: JSONValue {
         .object(JSONObject([
             JSONObject.Member(key: "id", value: .string(id)),
-            JSONObject.Member(key: "messageName", value: .string(messageName)),
+            JSONObject.Member(key: "messageName", value: .string(messageName.text)),
             JSONObject.Member(key: "token", value: .string(token)),
             JSONObject.Member(key: "origin", value: .string(origin.rawValue)),
             JSONObject.Member(key: "enqueuedAt", value: .string(enqueuedAt.rfc3339)),

@@ -22,7 +22,7 @@ public struct NotificationEvent: Sendable, Equatable {
     /// The event for a delivered `delivery`.
     init(delivery: Delivery, deliveredAt: Timestamp) {
         id = delivery.id
-        messageName = delivery.messageName
+        messageName = delivery.messageName.text
         origin = delivery.origin
         sentAt = delivery.enqueuedAt
         self.deliveredAt = deliveredAt

@@ -4,7 +4,7 @@ extension IdentifierSource {
     /// A new pending delivery of `notification` to `device`, numbered and with its expiration
     /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window).
     mutating func makeDelivery(
-        _ notification: APNsNotification, messageName: String, device: Device, origin: DeliveryOrigin, now: Timestamp
+        _ notification: APNsNotification, messageName: MessageName, device: Device, origin: DeliveryOrigin, now: Timestamp
     ) -> Delivery {
         // One pass over the headers, which are lowercase already (a generated `apns-id` aside),
         // by position: a loop over the fields themselves copies each, retaining both its strings.

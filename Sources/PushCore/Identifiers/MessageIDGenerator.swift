@@ -26,13 +26,9 @@ public struct MessageIDGenerator: Sendable {
         return DecimalDigits.string(of: next)
     }
 
-    /// The next id's message name in `project` (`MessageName.make`), and how many bytes (all
-    /// digits) of its end are the id. A send keeps only the name: the id, read back from its end
-    /// where needed, is not made as a string of its own.
-    mutating func makeName(project: String) -> (name: String, idByteCount: Int) {
+    /// The next id's message name in `project`.
+    mutating func makeName(project: String) -> MessageName {
         defer { next += 1 }
-        return DecimalDigits.withDigits(of: next) { digits in
-            (MessageName.make(project: project, messageID: digits), digits.count)
-        }
+        return MessageName(project: project, id: next)
     }
 }

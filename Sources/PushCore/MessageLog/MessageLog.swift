@@ -10,8 +10,7 @@ struct MessageLog: Sendable {
     /// bytes and parsed only when the log is read: the log holds every send.
     struct Entry: Sendable {
         var sequence: Int
-        /// `projects/{project}/messages/{id}`; the id is not kept apart, the log holds every send.
-        var name: String
+        var name: MessageName
         var origin: DeliveryOrigin
         var sentAt: Timestamp
         var target: MessageTarget
@@ -29,7 +28,7 @@ struct MessageLog: Sendable {
     private var sequencesByTopic: [String: ChunkedArray<Int>] = [:]
 
     mutating func append(
-        name: String, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
+        name: MessageName, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget,
         requestBody: [UInt8], deliveryNumbers: Range<Int>
     ) {
         if target.isTopicMessage { indexTopics(of: target, sequence: nextSequence) }
@@ -116,8 +115,8 @@ struct MessageLog: Sendable {
         return Page(
             items: chosen.map { entry in
                 LoggedMessage(
-                    messageID: MessageName.messageID(of: entry.name),
-                    name: entry.name, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
+                    messageID: entry.name.messageID,
+                    name: entry.name.text, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
                     requestBody: entry.requestBody, deliveries: entry.deliveryNumbers.compactMap { deliveries[$0] },
                     sequence: entry.sequence)
             },

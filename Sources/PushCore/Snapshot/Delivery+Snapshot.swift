@@ -12,7 +12,7 @@ extension Delivery {
     var snapshot: JSONValue {
         .object(JSONObject([
             JSONObject.Member(key: "number", value: .number(String(number))),
-            JSONObject.Member(key: "messageName", value: .string(messageName)),
+            JSONObject.Member(key: "messageName", value: .string(messageName.text)),
             JSONObject.Member(key: "token", value: .string(token)),
             JSONObject.Member(key: "origin", value: .string(origin.rawValue)),
             JSONObject.Member(key: "expiresAt", value: .string(expiresAt.rfc3339)),
@@ -61,9 +61,8 @@ extension Delivery {
         guard let accepted = transitions.first else { throw reader.error("history", "must hold at least the pending entry") }
         let number = try reader.int("number", atLeast: 1)
         let token = try reader.string("token")
-        let messageName = try reader.string("messageName")
-        guard messageName.hasPrefix("projects/"), messageName.contains("/messages/"), !messageName.hasSuffix("/") else {
-            throw reader.error("messageName", "must be projects/{project}/messages/{id}")
+        guard let messageName = MessageName(parsing: try reader.string("messageName")) else {
+            throw reader.error("messageName", "must be projects/{project}/messages/{id}, the id a decimal number")
         }
         self.init(
             number: number, messageName: messageName, token: token,

@@ -10,7 +10,7 @@ extension MessageLog.Entry {
     var snapshot: JSONValue {
         .object(JSONObject([
             JSONObject.Member(key: "sequence", value: .number(String(sequence))),
-            JSONObject.Member(key: "name", value: .string(name)),
+            JSONObject.Member(key: "name", value: .string(name.text)),
             JSONObject.Member(key: "origin", value: .string(origin.rawValue)),
             JSONObject.Member(key: "sentAt", value: .string(sentAt.rfc3339)),
             JSONObject.Member(key: "target", value: target.json),
@@ -39,9 +39,8 @@ extension MessageLog.Entry {
         let first = try reader.int("firstDeliveryNumber", atLeast: 1)
         let count = try reader.int("deliveryCount")
         guard first <= Int.max - count else { throw reader.error("deliveryCount", "is too large") }
-        let name = try reader.string("name")
-        guard name.hasPrefix("projects/"), name.contains("/messages/"), !name.hasSuffix("/") else {
-            throw reader.error("name", "must be projects/{project}/messages/{id}")
+        guard let name = MessageName(parsing: try reader.string("name")) else {
+            throw reader.error("name", "must be projects/{project}/messages/{id}, the id a decimal number")
         }
         self.init(
             sequence: try reader.int("sequence", atLeast: 1), name: name, origin: try reader.named("origin", DeliveryOrigin.self),

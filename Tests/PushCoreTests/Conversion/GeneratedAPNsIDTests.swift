@@ -21,7 +21,7 @@ final class GeneratedAPNsIDTests: XCTestCase {
             for notification in [FCMNotification?.none, FCMNotification(title: "Hi")] {
                 let uuid = RandomUUID(using: &random)
                 let context = DeliveryContext(
-                    messageName: "projects/demo/messages/6810356097230477954", messageIDByteCount: 19,
+                    messageName: MessageName(project: "demo", id: 6_810_356_097_230_477_954),
                     bundleID: "com.example.app", senderID: "42", generatedAPNsID: uuid,
                     now: Timestamp(secondsSinceEpoch: 1_763_000_000))
                 let generatedInput = AppleConversionInput(

@@ -7,7 +7,7 @@ import XCTest
 final class DeliveryStoreTests: XCTestCase {
     private func delivery(_ number: Int, token: String = "t") -> Delivery {
         Delivery(
-            number: number, messageName: "projects/demo/messages/\(number)", token: token, origin: .fcm,
+            number: number, messageName: MessageName(project: "demo", id: UInt64(number)), token: token, origin: .fcm,
             enqueuedAt: Timestamp(secondsSinceEpoch: 100), expiresAt: Timestamp(secondsSinceEpoch: 200),
             isNowOrNever: false, hasCollapseID: false,
             notification: APNsNotification(headers: [HeaderField("apns-push-type", "alert")], payload: JSONObject()),
@@ -67,7 +67,7 @@ final class DeliveryStoreTests: XCTestCase {
             var headers = [HeaderField("apns-push-type", "alert")]
             if let text { headers.append(HeaderField("apns-expiration", text)) }
             let made = identifiers.makeDelivery(
-                APNsNotification(headers: headers, payload: JSONObject()), messageName: "m", device: device,
+                APNsNotification(headers: headers, payload: JSONObject()), messageName: MessageName(project: "demo", id: 1), device: device,
                 origin: .fcm, now: now)
             let expected =
                 text == "0"

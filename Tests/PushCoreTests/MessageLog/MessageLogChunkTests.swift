@@ -16,7 +16,7 @@ final class MessageLogChunkTests: XCTestCase {
             for number in 0..<count {
                 if isToT1(number) { sequencesOfT1.append(log.nextSequence) }
                 log.append(
-                    name: "projects/demo/messages/\(number)", origin: .fcm,
+                    name: MessageName(project: "demo", id: UInt64(number)), origin: .fcm,
                     sentAt: Timestamp(secondsSinceEpoch: 1),
                     target: number % 5 == 0 ? .topic("news") : .token("t\(number % 3)"),
                     requestBody: Array("{}".utf8), deliveryNumbers: number..<number + 1)
