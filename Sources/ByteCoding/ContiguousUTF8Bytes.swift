@@ -1,5 +1,4 @@
-/// A value whose UTF-8 bytes can be read where they lie, without a copy: the parts that
-/// `String(concatenating:_:_:_:)` joins.
+/// A value whose UTF-8 bytes can be read where they lie, without a copy.
 public protocol ContiguousUTF8Bytes {
     /// Calls `body` with the value's UTF-8 bytes, valid only during the call.
     func withUTF8Bytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result

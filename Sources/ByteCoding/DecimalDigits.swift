@@ -33,6 +33,6 @@ public enum DecimalDigits {
     /// `String(number)`, made from `withDigits(of:_:)`.
     @inlinable
     public static func string(of number: UInt64) -> String {
-        withDigits(of: number) { String(concatenating: $0) }
+        withDigits(of: number) { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -34,11 +34,7 @@ public struct MessageName: Sendable, Hashable, CustomStringConvertible {
     public var messageID: String { DecimalDigits.string(of: id) }
 
     /// `projects/{project}/messages/{id}`.
-    public var text: String {
-        DecimalDigits.withDigits(of: id) { digits in
-            String(concatenating: "projects/" as StaticString, project, "/messages/" as StaticString, digits)
-        }
-    }
+    public var text: String { "projects/\(project)/messages/\(messageID)" }
 
     /// `text`.
     public var description: String { text }
