@@ -17,6 +17,7 @@ extension UnsafeBufferPointer<UInt8> {
 
     /// Whether the bytes are exactly `other`'s: `memcmp`, as a bounds-checked loop costs several
     /// instructions a byte.
+    @usableFromInline
     func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard count == other.count else { return false }
         guard let baseAddress, let otherBase = other.baseAddress else { return true }

@@ -54,13 +54,23 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields whose (lower-case) name bytes `include` accepts, in order: a `String` is made
     /// only of those, not of every field a request carries.
     public func fields(where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [(name: String, value: String)] {
+        fields(where: include) { name, value in (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)) }
+    }
+
+    /// `fields(where:)`, each picked field's strings made by `make` from its name and value bytes:
+    /// a caller can give a literal for a name it knows, or reuse a string it made of the same
+    /// bytes before, instead of having each made (validated, and allocated past 15 bytes) anew.
+    public func fields(
+        where include: (UnsafeBufferPointer<UInt8>) -> Bool,
+        making make: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> (name: String, value: String)
+    ) -> [(name: String, value: String)] {
         withFieldBytes { fields in
             // Room for every field at once: growing from one through two and four cost more
             // than the strings.
             var picked = [(name: String, value: String)]()
             picked.reserveCapacity(count)
             for field in fields where include(field.name) {
-                picked.append((String(decoding: field.name, as: UTF8.self), String(decoding: field.value, as: UTF8.self)))
+                picked.append(make(field.name, field.value))
             }
             return picked
         }

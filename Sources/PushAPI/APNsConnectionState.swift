@@ -1,3 +1,4 @@
+import HTTPServer
 import Locking
 import PushCore
 import Synchronization
@@ -6,6 +7,10 @@ import Synchronization
 /// the token verified last) and whether it has had an authenticated request.
 final class APNsConnectionState: Sendable {
     let tokens = Locked(ProviderTokenSession())
+    /// The `authorization` value the connection sent last, as a string: a client sends the same
+    /// provider token (about 170 bytes) request after request, and comparing its bytes costs less
+    /// than making and freeing the string each time.
+    let recentAuthorization = Locked(RecentHeaderValue<String>())
     private let authenticated = Atomic<Bool>(false)
 
     /// Notes an authenticated request; true the first time.

@@ -41,15 +41,23 @@ struct APNsRoutes {
     /// Checks in Apple's order (docs/apns.md): headers and path, the device, the provider
     /// token, the payload; then queues the notification.
     func send(_ request: HTTPRequest) -> HTTPResponse {
-        let given = request.headers.fields(where: Self.isAPNsHeaderName)
+        let state = request.connection?.attachment(APNsConnectionState.self) { APNsConnectionState() }
+        let given = request.headers.fields(where: Self.isAPNsHeaderName) { name, value in
+            let known = Self.knownHeaderName(name)
+            guard let state, known == "authorization" else {
+                return (known ?? String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+            }
+            return ("authorization", state.recentAuthorization.withLock { $0.value(for: value) { String(decoding: $0, as: UTF8.self) } })
+        }
         var fields = [HeaderField]()
         fields.reserveCapacity(given.count)
-        var authorization: String?
+        var authorization, firstID: String?
         for (name, value) in given {
             if name == "authorization", authorization == nil { authorization = value }
-            fields.append(HeaderField(name, value))
+            if name == "apns-id", firstID == nil { firstID = value }
+            fields.append(HeaderField(lowercaseName: name, value))
         }
-        let givenID = fields.value(named: "apns-id")
+        let givenID = firstID
         var apnsRequest: APNsRequest
         do {
             apnsRequest = try APNsRequest(
@@ -67,7 +75,7 @@ struct APNsRoutes {
         case .failure(.notForTopic):
             return APNsErrorResponse.make(.deviceTokenNotForTopic, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
-        if let reason = authenticate(authorization, on: request.connection) {
+        if let reason = authenticate(authorization, on: request.connection, state: state) {
             return APNsErrorResponse.make(reason, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
         do {
@@ -133,13 +141,14 @@ struct APNsRoutes {
 
     /// Checks the provider token against the connection's state; a connection to one of
     /// Apple's host names gets its full stream limit at its first authenticated request.
-    private func authenticate(_ authorization: String?, on connection: ConnectionSession?) -> APNsReason? {
+    private func authenticate(
+        _ authorization: String?, on connection: ConnectionSession?, state: APNsConnectionState?
+    ) -> APNsReason? {
         let now = core.now
-        guard let connection else {
+        guard let connection, let state else {
             var tokens = ProviderTokenSession()
             return tokens.check(authorization: authorization, mode: settings.auth, keys: settings.keys, now: now)
         }
-        let state = connection.attachment(APNsConnectionState.self) { APNsConnectionState() }
         let reason = state.tokens.withLock {
             $0.check(authorization: authorization, mode: settings.auth, keys: settings.keys, now: now)
         }
@@ -147,6 +156,22 @@ struct APNsRoutes {
             connection.limitConcurrentStreams(to: settings.streamsAfterAuthentication)
         }
         return reason
+    }
+
+    /// The name, as a literal, when it is one of the headers Apple documents: a name made from
+    /// its bytes costs a check of them each time (names are lower-case).
+    private static func knownHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        // Lengths first: one comparison of bytes at most.
+        switch name.count {
+        case 7 where name.equals("apns-id"): "apns-id"
+        case 10 where name.equals("apns-topic"): "apns-topic"
+        case 13 where name.equals("authorization"): "authorization"
+        case 13 where name.equals("apns-priority"): "apns-priority"
+        case 14 where name.equals("apns-push-type"): "apns-push-type"
+        case 15 where name.equals("apns-expiration"): "apns-expiration"
+        case 16 where name.equals("apns-collapse-id"): "apns-collapse-id"
+        default: nil
+        }
     }
 
     /// `apns-*` or `authorization`: the headers the provider API reads (names are lower-case).

@@ -27,6 +27,41 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertNil(HTTPHeaders().firstValue(named: "authorization") { _ in true })
     }
 
+    func testPickedFieldsHaveTheirValuesMadeByTheCaller() {
+        let headers = HTTPHeaders([("apns-topic", "t"), ("Accept", "*/*"), ("authorization", "bearer a"), ("apns-id", "x")])
+        let pick: (UnsafeBufferPointer<UInt8>) -> Bool = { $0.startsLonger(than: "apns-") || $0.equals("authorization") }
+        XCTAssertEqual(headers.fields(where: pick).map(\.value), ["t", "bearer a", "x"])
+        var seen = [String]()
+        let made = headers.fields(where: pick) { name, value in
+            seen.append(String(decoding: name, as: UTF8.self))
+            return (name.equals("apns-id") ? "given" : String(decoding: name, as: UTF8.self),
+                    name.equals("authorization") ? "kept" : String(decoding: value, as: UTF8.self))
+        }
+        XCTAssertEqual(made.map(\.name), ["apns-topic", "authorization", "given"])
+        XCTAssertEqual(made.map(\.value), ["t", "kept", "x"])
+        XCTAssertEqual(seen, ["apns-topic", "authorization", "apns-id"])
+    }
+
+    /// A value made once is given back for the same bytes, and made again for others.
+    func testRecentHeaderValueMakesOnlyForNewBytes() {
+        var recent = RecentHeaderValue<String>()
+        var makes = 0
+        func value(_ text: String) -> String {
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                recent.value(for: bytes) { makes += 1; return String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        let token = "bearer " + String(repeating: "x", count: 170)
+        XCTAssertEqual(value(token), token)
+        XCTAssertEqual(value(token), token)
+        XCTAssertEqual(makes, 1)
+        XCTAssertEqual(value(token + "y"), token + "y")
+        XCTAssertEqual(value(""), "")
+        XCTAssertEqual(value(""), "")
+        XCTAssertEqual(value(token), token)
+        XCTAssertEqual(makes, 4)
+    }
+
     func testRemoveAndSet() {
         var headers = HTTPHeaders([("a", "1"), ("b", "2"), ("A", "3")])
         headers.remove("c")

@@ -13,8 +13,10 @@ public struct HeaderField: Sendable, Equatable {
         self.value = value
     }
 
-    /// Makes a header whose name is lowercase already, as the names the emulator writes itself are.
-    init(lowercaseName name: String, _ value: String) {
+    /// Makes a header whose name is lowercase already, as the names the emulator writes itself
+    /// are, and those of a request's headers (HTTP/2 allows no others; the HTTP/1.1 parser
+    /// lowercases them).
+    public init(lowercaseName name: String, _ value: String) {
         self.name = name
         self.value = value
     }
