@@ -23,8 +23,9 @@ public struct Delivery: Sendable, Equatable {
     /// The app state the presentation notes are for: the device's at send time, then at delivery.
     var presentedAppState: AppState
     /// The states after the first (`pending` at `enqueuedAt`), which every delivery has: most
-    /// stored deliveries never change state, and an empty array takes no memory.
-    private var laterTransitions: [DeliveryTransition] = []
+    /// stored deliveries never change state, and an empty array takes no memory. No default
+    /// value: with one, the initializer builds the delivery in a temporary and copies it out.
+    private var laterTransitions: [DeliveryTransition]
 
     init(
         number: Int, messageName: MessageName, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
