@@ -20,10 +20,14 @@ public enum DecimalDigits {
             String.eightDigits(number / 100_000_000 % 100_000_000),
             String.eightDigits(number % 100_000_000)
         )
-        let start =
-            digits.0 != 0
-            ? WordBytes.firstFlaggedByte(in: digits.0)
-            : digits.1 != 0 ? 8 + WordBytes.firstFlaggedByte(in: digits.1) : 16 + min(WordBytes.firstFlaggedByte(in: digits.2), 7)
+        let start: Int
+        if digits.0 != 0 {
+            start = WordBytes.firstFlaggedByte(in: digits.0)
+        } else if digits.1 != 0 {
+            start = 8 + WordBytes.firstFlaggedByte(in: digits.1)
+        } else {
+            start = 16 + min(WordBytes.firstFlaggedByte(in: digits.2), 7)
+        }
         var words = (digits.0 | 0x3030_3030_3030_3030, digits.1 | 0x3030_3030_3030_3030, digits.2 | 0x3030_3030_3030_3030)
         return try withUnsafeBytes(of: &words) { text in
             try body(UnsafeRawBufferPointer(rebasing: text[start...]).bindMemory(to: UInt8.self))

@@ -160,7 +160,7 @@ struct APNsRoutes {
 
     /// The name, as a literal, when it is one of the headers Apple documents: a name made from
     /// its bytes costs a check of them each time (names are lower-case).
-    private static func knownHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+    static func knownHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
         // Lengths first: one comparison of bytes at most.
         switch name.count {
         case 7 where name.equals("apns-id"): "apns-id"

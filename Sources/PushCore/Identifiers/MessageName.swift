@@ -21,13 +21,15 @@ public struct MessageName: Sendable, Hashable, CustomStringConvertible {
     /// Reads `projects/{project}/messages/{id}` with a decimal id (as a state snapshot holds
     /// it); nil for any other text.
     public init?(parsing text: String) {
+        let prefix = "projects/", suffix = "/messages"
         guard let slash = text.lastIndex(of: "/") else { return nil }
         let digits = text[text.index(after: slash)...]
         let head = text[..<slash]
-        guard head.hasPrefix("projects/"), head.hasSuffix("/messages"), head.utf8.count >= 18,
+        // Long enough for the prefix and the suffix not to overlap (`projects/messages` is no name).
+        guard head.hasPrefix(prefix), head.hasSuffix(suffix), head.count >= prefix.count + suffix.count,
             let id = UInt64(digits), String(id) == digits
         else { return nil }
-        self.init(project: String(head.dropFirst(9).dropLast(9)), id: id)
+        self.init(project: String(head.dropFirst(prefix.count).dropLast(suffix.count)), id: id)
     }
 
     /// The message id as text.
