@@ -29,14 +29,14 @@ struct EmulatorRoutes {
             let project = request.pathParameters["project"] ?? ""
             core.resetProject(project)
             streams.finish(project: project)
-            // A large project's queues and log were just freed: let the process shrink.
-            FreeMemory.release()
+            // A large project's queues and log were just freed: let the process shrink, once the resets stop.
+            FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
         }
         router.add("DELETE", "/emulator/v1/state") { _ in
             core.resetAll()
             streams.finish()
-            FreeMemory.release()
+            FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
         }
     }

@@ -18,7 +18,7 @@ struct StateRoutes {
             }
             // The devices came back offline: their streams (already ended by the core) close.
             streams.finish()
-            FreeMemory.release()
+            FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
         }
     }

@@ -48,10 +48,11 @@ def test_many_zero_window_streams_on_one_connection_are_capped_and_the_memory_re
     status, device = api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/many-streams")
     assert device["pendingCount"] == 300  # nothing was sent, so nothing is delivered
     assert api.call("DELETE", "/emulator/v1/state")[0] == 200
-    time.sleep(0.5)
-    after = rss_mib(emulator)
     if MEASURES_MEMORY:
-        assert after - before < max(20, (peak - before) / 2), f"RSS {before:.0f} -> {peak:.0f} -> {after:.0f} MiB"
+        # A reset's memory goes back to the system a few seconds after it (docs/performance.md).
+        returned = wait_until(lambda: rss_mib(emulator) - before < max(20, (peak - before) / 2), timeout=6.0)
+        after = rss_mib(emulator)
+        assert returned, f"RSS {before:.0f} -> {peak:.0f} -> {after:.0f} MiB"
 
 
 def test_a_device_may_have_only_so_many_streams_open(start_emulator):
