@@ -95,6 +95,27 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Appends a field whose name is a lower-case literal (nothing to lower-case).
+    public mutating func add(lowercaseName name: StaticString, _ value: String) {
+        var value = value
+        value.withUTF8 { value in
+            append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), valueByteCount: value.count, lowercasing: false) {
+                if let source = value.baseAddress { $0.baseAddress!.initialize(from: source, count: value.count) }
+            }
+        }
+    }
+
+    /// Appends a field whose name is a lower-case literal and whose `valueByteCount` value bytes
+    /// `writeValue` writes in place: for a value made as bytes (a generated id), of which a
+    /// `String` would be made only to be copied here.
+    public mutating func add(
+        lowercaseName name: StaticString, valueByteCount: Int, writingValue writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
+        append(
+            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), valueByteCount: valueByteCount,
+            lowercasing: false, writeValue: writeValue)
+    }
+
     /// Appends `count` fields laid out as `HTTPHeaderFieldBytes` describes, names lower-case.
     mutating func appendFields(_ fields: UnsafeRawBufferPointer, count: Int) {
         // A request's fields come in one block: an exact allocation, no growth.
@@ -139,18 +160,28 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     private mutating func append(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, lowercasing: Bool) {
-        let needed = HTTPHeaderFieldBytes.lengthsSize + name.count + value.count
+        append(name, valueByteCount: value.count, lowercasing: lowercasing) {
+            if let source = value.baseAddress { $0.baseAddress!.initialize(from: source, count: value.count) }
+        }
+    }
+
+    /// Appends a field named `name` whose `valueByteCount` value bytes `writeValue` writes.
+    private mutating func append(
+        _ name: UnsafeBufferPointer<UInt8>, valueByteCount: Int, lowercasing: Bool,
+        writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
+        let needed = HTTPHeaderFieldBytes.lengthsSize + name.count + valueByteCount
         if storage.capacity - storage.count < needed {
             // A request carries a handful of fields: one allocation rather than growing 1, 2, 4, 8.
             storage.reserveCapacity(Swift.max(storage.count + needed, storage.capacity * 2, 256))
         }
         // Laid out on the stack and appended at once: each `append` costs a uniqueness and capacity check.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: needed) { field in
-            let lengths = (UInt32(name.count).littleEndian, UInt32(value.count).littleEndian)
+            let lengths = (UInt32(name.count).littleEndian, UInt32(valueByteCount).littleEndian)
             withUnsafeBytes(of: lengths) { UnsafeMutableRawBufferPointer(field).copyMemory(from: $0) }
             let nameStart = field.baseAddress! + HTTPHeaderFieldBytes.lengthsSize
             if let source = name.baseAddress { nameStart.initialize(from: source, count: name.count) }
-            if let source = value.baseAddress { (nameStart + name.count).initialize(from: source, count: value.count) }
+            writeValue(UnsafeMutableBufferPointer(start: nameStart + name.count, count: valueByteCount))
             if lowercasing {
                 for index in 0..<name.count { nameStart[index] = HTTP1Parser.ASCII.lowercased(nameStart[index]) }
             }

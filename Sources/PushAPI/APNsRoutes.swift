@@ -65,11 +65,11 @@ struct APNsRoutes {
         } catch {
             return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
-        let project: String
-        switch core.apnsProject(
+        let recipient: APNsRecipient
+        switch core.apnsRecipient(
             deviceToken: apnsRequest.deviceToken, bundleID: apnsRequest.bundleID, defaultProject: settings.project)
         {
-        case .success(let found): project = found
+        case .success(let found): recipient = found
         case .failure(.unregistered(let since)):
             return APNsErrorResponse.make(.unregistered, apnsID: givenID ?? APNsErrorResponse.generatedID(), unregisteredSince: since)
         case .failure(.notForTopic):
@@ -85,10 +85,11 @@ struct APNsRoutes {
         }
         let isProduction = APNsHost.isProduction(
             request.authority ?? request.headers["host"] ?? request.connection?.serverName)
+        let project = recipient.project
         let fired = core.fireFault(
             project: project, on: .apns(deviceToken: apnsRequest.deviceToken, pushType: apnsRequest.pushType))
         guard let fired else {
-            return perform(project: project, apnsRequest, givenID: givenID, body: request.body, isProduction: isProduction)
+            return perform(recipient, apnsRequest, givenID: givenID, body: request.body, isProduction: isProduction)
         }
         let body = request.body
         let core = core
@@ -103,40 +104,54 @@ struct APNsRoutes {
                     retryAfterSeconds: fired.retryAfterSeconds)
             }
             return FaultAnswer.answer(fired, error: error, goAwayReason: reason.rawValue) {
-                perform(project: project, checked, givenID: givenID, body: body, isProduction: isProduction)
+                perform(recipient, checked, givenID: givenID, body: body, isProduction: isProduction)
             }
         }
     }
 
     /// Queues the notification once every check passed and no fault stands in the way.
     private func perform(
-        project: String, _ apnsRequest: APNsRequest, givenID: String?, body: [UInt8], isProduction: Bool
+        _ recipient: APNsRecipient, _ apnsRequest: APNsRequest, givenID: String?, body: [UInt8], isProduction: Bool
     ) -> HTTPResponse {
-        var generatedID: String?
+        var generatedID: RandomUUID?
         let outcome = core.send(
-            project: project, target: .apnsToken(apnsRequest.deviceToken), origin: .apns,
-            requestBody: body, implicitBundleID: apnsRequest.bundleID
+            project: recipient.project, target: .apnsToken(apnsRequest.deviceToken), origin: .apns,
+            requestBody: body, implicitBundleID: apnsRequest.bundleID, knownDevice: recipient.device
         ) { (context: DeliveryContext) -> Result<APNsNotification, APNsReason> in
-            if givenID == nil { generatedID = context.apnsID }
+            if givenID == nil { generatedID = context.generatedAPNsID }
             return .success(apnsRequest.notification(payload: body, context: context))
         }
-        let apnsID = givenID ?? generatedID ?? APNsErrorResponse.generatedID()
+        // The `apns-id` of an error answer; a success writes its ids as bytes (`success`).
+        func errorID() -> String { givenID ?? generatedID?.text ?? APNsErrorResponse.generatedID() }
         switch consume outcome {
         case .accepted:
-            // Added one by one: a dictionary literal goes through an array of pairs first.
-            var headers = HTTPHeaders()
-            headers.add("apns-id", apnsID)
-            if !isProduction {
-                headers.add("apns-unique-id", uniqueIDs.next())
-            }
-            return HTTPResponse(status: 200, headers: headers)
+            return success(givenID: givenID, generatedID: generatedID, isProduction: isProduction)
         case .unregistered(let since):
-            return APNsErrorResponse.make(.unregistered, apnsID: apnsID, unregisteredSince: since)
+            return APNsErrorResponse.make(.unregistered, apnsID: errorID(), unregisteredSince: since)
         case .invalidRegistration:
-            return APNsErrorResponse.make(.badDeviceToken, apnsID: apnsID)
+            return APNsErrorResponse.make(.badDeviceToken, apnsID: errorID())
         case .rejected(let reason):
-            return APNsErrorResponse.make(reason, apnsID: apnsID)
+            return APNsErrorResponse.make(reason, apnsID: errorID())
         }
+    }
+
+    /// Apple's success: `apns-id` (the sender's, or the one generated for the push) and, for the
+    /// development environment, `apns-unique-id`. Added one by one (a dictionary literal goes
+    /// through an array of pairs first); the generated ids go in as the bytes of their text,
+    /// without a `String` of each.
+    private func success(givenID: String?, generatedID: RandomUUID?, isProduction: Bool) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let givenID {
+            headers.add(lowercaseName: "apns-id", givenID)
+        } else {
+            let id = generatedID ?? uniqueIDs.next()
+            headers.add(lowercaseName: "apns-id", valueByteCount: RandomUUID.textByteCount, writingValue: id.writeText)
+        }
+        if !isProduction {
+            let uniqueID = uniqueIDs.next()
+            headers.add(lowercaseName: "apns-unique-id", valueByteCount: RandomUUID.textByteCount, writingValue: uniqueID.writeText)
+        }
+        return HTTPResponse(status: 200, headers: headers)
     }
 
     /// Checks the provider token against the connection's state; a connection to one of
@@ -186,7 +201,7 @@ struct APNsRoutes {
 private final class UniqueIDSource: Sendable {
     private let random = Locked(SeededRandomNumberGenerator(seed: UInt64.random(in: .min ... .max)))
 
-    func next() -> String {
-        random.withLock { RandomUUID(using: &$0) }.text
+    func next() -> RandomUUID {
+        random.withLock { RandomUUID(using: &$0) }
     }
 }

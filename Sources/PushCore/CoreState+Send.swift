@@ -12,13 +12,24 @@ extension CoreState {
         origin: DeliveryOrigin,
         requestBody: [UInt8],
         implicitBundleID: String?,
+        knownDevice: String? = nil,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         var tokens = [String]()
         var newDevice: Device?
         // The position of a single stored target, valid until a device is inserted.
         var slot: DeviceTable.Index?
-        switch projectState.resolve(target, mode: configuration.tokenMode) {
+        // The device an APNs send found a moment ago, if it still has the APNs token: one lookup by
+        // its token instead of two (APNs token, then device).
+        let resolution: ProjectState.Resolution
+        if let knownDevice, case .apnsToken(let given) = target, let position = projectState.devices.index(forKey: knownDevice),
+            ProjectState.read(&projectState.devices.values[position], { $0.apnsToken == given })
+        {
+            resolution = .device(position)
+        } else {
+            resolution = projectState.resolve(target, mode: configuration.tokenMode)
+        }
+        switch resolution {
         case .unregistered(let since):
             return (.unregistered(since: since), [])
         case .invalid:

@@ -2,42 +2,59 @@
 extension PushEmulatorCore {
     /// Where an APNs send goes: the project of the device with this APNs token — looked for in
     /// `defaultProject` first, then in the others by name — or, for a token no device has,
-    /// `defaultProject` (where lenient mode registers it).
-    /// - Returns: the project, or Unregistered (with the uninstall time) for a token whose device
-    ///   was deleted, or DeviceTokenNotForTopic when the device's bundle id is not `bundleID`.
-    public func apnsProject(
+    /// `defaultProject` (where lenient mode registers it); with the token of the device found,
+    /// for `send(knownDevice:)`.
+    /// - Returns: the project and device, or Unregistered (with the uninstall time) for a token
+    ///   whose device was deleted, or DeviceTokenNotForTopic when the device's bundle id is not
+    ///   `bundleID`.
+    public func apnsRecipient(
         deviceToken: String, bundleID: String?, defaultProject: String
-    ) -> Result<String, APNsRecipientError> {
+    ) -> Result<APNsRecipient, APNsRecipientError> {
         state.withLock { state in
             let token = APNsDeviceToken.normalized(deviceToken)
             // The project is read where it is stored (through the dictionary's values), and so is
             // the device: a copy of either would retain and release its every part.
-            func lookup(in id: String) -> Result<String, APNsRecipientError>? {
+            func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
                 guard let position = state.projects.index(forKey: id) else { return nil }
                 return Self.lookUp(token, bundleID: bundleID, in: &state.projects.values[position]).map { found in
-                    found.map { id }
+                    found.map { APNsRecipient(project: id, device: $0) }
                 }
             }
             if let found = lookup(in: defaultProject) { return found }
             for id in state.projects.keys.sorted() where id != defaultProject {
                 if let found = lookup(in: id) { return found }
             }
-            return .success(defaultProject)
+            return .success(APNsRecipient(project: defaultProject, device: nil))
         }
     }
 }
 
+/// Where an APNs send goes (`PushEmulatorCore.apnsRecipient`).
+public struct APNsRecipient: Sendable, Equatable {
+    /// The project the push is queued in.
+    public let project: String
+    /// The token of the device that has the APNs token, or nil when none has (lenient token mode
+    /// registers one).
+    public let device: String?
+
+    /// A recipient: `project`, and the token of the `device` found, if any.
+    public init(project: String, device: String?) {
+        self.project = project
+        self.device = device
+    }
+}
+
 extension PushEmulatorCore {
-    /// The device of APNs token `token` in `project`: success, Unregistered or
+    /// The device of APNs token `token` in `project`: success (with the device's token), Unregistered or
     /// DeviceTokenNotForTopic, or nil when the project never had it. `inout` only so that the
     /// project is read in place.
     fileprivate static func lookUp(
         _ token: String, bundleID: String?, in project: inout ProjectState
-    ) -> Result<Void, APNsRecipientError>? {
+    ) -> Result<String?, APNsRecipientError>? {
         if let fcmToken = project.tokenByAPNsToken[token], let slot = project.devices.index(forKey: fcmToken) {
             let deviceBundleID = ProjectState.read(&project.devices.values[slot]) { $0.bundleID }
             if let bundleID, deviceBundleID != bundleID { return .failure(.notForTopic) }
-            return .success(())
+            return .success(fcmToken)
         }
         return project.uninstalledAPNsTokens[token].map { .failure(.unregistered(since: $0)) }
     }

@@ -80,6 +80,9 @@ public struct APNsRequest: Sendable {
         guard APNsDeviceToken.isWellFormed(deviceToken) else { throw .badDeviceToken }
         self.deviceToken = APNsDeviceToken.normalized(deviceToken)
         self.topic = topic.flatMap { $0.isEmpty ? nil : $0 }
+        // Worked out once: a send reads it twice. `checkPayload` may change the push type only
+        // from `alert` to `background`, which both take the bare bundle id.
+        self.bundleID = Self.bundleID(topic: self.topic, pushType: pushType)
         self.pushType = pushType
         self.hasPushType = givenType != nil
         self.apnsID = apnsID
@@ -87,12 +90,7 @@ public struct APNsRequest: Sendable {
     }
 
     /// The bundle id the topic names: the topic without its push type's suffix (nil without a topic).
-    public var bundleID: String? {
-        guard let topic else { return nil }
-        let suffix = pushType == .mdm ? "" : pushType.topicSuffix
-        guard !suffix.isEmpty, topic.hasSuffix(suffix) else { return topic }
-        return String(topic.dropLast(suffix.count))
-    }
+    public let bundleID: String?
 
     /// Checks the body: a JSON object (PayloadEmpty when there is none — Apple names no reason
     /// for malformed JSON) of at most 4096 bytes, 5120 for VoIP (PayloadTooLarge). A request
@@ -116,6 +114,14 @@ public struct APNsRequest: Sendable {
         if !ApplePayloadLimit.fits(byteCount: body.count, pushType: pushType.rawValue) { throw .payloadTooLarge }
     }
 
+    /// The topic without the suffix `pushType` needs (the topic as it is when it lacks it).
+    private static func bundleID(topic: String?, pushType: APNsPushType) -> String? {
+        guard let topic else { return nil }
+        let suffix = pushType == .mdm ? "" : pushType.topicSuffix
+        guard !suffix.isEmpty, topic.hasSuffix(suffix) else { return topic }
+        return String(topic.dropLast(suffix.count))
+    }
+
     /// `8-4-4-4-12` hex digits, any case.
     static func isCanonicalUUID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
@@ -132,15 +138,18 @@ public struct APNsRequest: Sendable {
 
     /// A bundle id (and suffix): letters, digits, `.`, `-` and `_`, no leading or trailing dot.
     static func isTopic(_ topic: String) -> Bool {
-        let bytes = topic.utf8
-        guard bytes.count <= 255, bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: ".") else { return false }
-        let isTopicByte = { (byte: UInt8) -> Bool in
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"): true
-            default: false
-            }
+        var topic = topic
+        return topic.withUTF8 { bytes in
+            guard bytes.count <= 255, bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: ".") else { return false }
+            return bytes.allSatisfy(isTopicByte)
         }
-        return bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isTopicByte) } ?? bytes.allSatisfy(isTopicByte)
+    }
+
+    private static func isTopicByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
     }
 }
 

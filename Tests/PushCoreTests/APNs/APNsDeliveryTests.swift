@@ -67,14 +67,42 @@ final class APNsDeliveryTests: XCTestCase {
 
     func testTheProjectIsTheDevicesOrTheDefault() {
         let core = makeCore()
-        XCTAssertEqual(try core.apnsProject(deviceToken: apnsToken, bundleID: nil, defaultProject: "apns").get(), "apns")
+        XCTAssertEqual(
+            core.apnsRecipient(deviceToken: apnsToken, bundleID: nil, defaultProject: "apns"),
+            .success(APNsRecipient(project: "apns", device: nil)))
         register(core, apnsToken: apnsToken, project: "other")
-        XCTAssertEqual(try core.apnsProject(deviceToken: apnsToken.uppercased(), bundleID: "com.example.app", defaultProject: "apns").get(), "other")
-        XCTAssertEqual(core.apnsProject(deviceToken: apnsToken, bundleID: "com.other.app", defaultProject: "apns"), .failure(.notForTopic))
+        XCTAssertEqual(
+            core.apnsRecipient(deviceToken: apnsToken.uppercased(), bundleID: "com.example.app", defaultProject: "apns"),
+            .success(APNsRecipient(project: "other", device: "device-1")))
+        XCTAssertEqual(core.apnsRecipient(deviceToken: apnsToken, bundleID: "com.other.app", defaultProject: "apns"), .failure(.notForTopic))
         _ = core.uninstallDevice(project: "other", token: "device-1")
         XCTAssertEqual(
-            core.apnsProject(deviceToken: apnsToken, bundleID: "com.example.app", defaultProject: "apns"),
+            core.apnsRecipient(deviceToken: apnsToken, bundleID: "com.example.app", defaultProject: "apns"),
             .failure(.unregistered(since: Timestamp(millisecondsSinceEpoch: fixedWallTime))))
+    }
+
+    /// The device `apnsRecipient` found is only a hint: a send whose hint names a device without
+    /// the APNs token (gone, or given the token since) goes where the token leads.
+    func testASendWhoseKnownDeviceLacksTheAPNsTokenGoesToTheTokensDevice() throws {
+        let core = makeCore()
+        register(core, token: "device-1", apnsToken: apnsToken)
+        register(core, token: "device-2", apnsToken: String(repeating: "ef", count: 32))
+        let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        for hint in ["device-2", "no-such-device", "device-1"] {
+            let request = try APNsRequest(
+                deviceToken: apnsToken, headers: [HeaderField("apns-topic", "com.example.app")], requiresTopic: true)
+            guard case .accepted = core.send(
+                project: "demo", target: .apnsToken(apnsToken), origin: .apns, requestBody: body,
+                implicitBundleID: request.bundleID, knownDevice: hint,
+                makeNotification: { context in Result<APNsNotification, APNsReason>.success(request.notification(payload: body, context: context)) })
+            else { return XCTFail("not accepted with the hint \(hint)") }
+        }
+        // Apple's storage rule keeps one push per device and topic: device-1 holds the last one.
+        XCTAssertEqual(try core.connect(project: "demo", token: "device-1").get().compactMap(\.notification).count, 1)
+        XCTAssertEqual(try core.connect(project: "demo", token: "device-2").get().compactMap(\.notification).count, 0)
+        let logged = try core.messages(project: "demo").items
+        XCTAssertEqual(logged.count, 3)
+        XCTAssertEqual(logged.flatMap(\.deliveries).map(\.token), ["device-1", "device-1", "device-1"])
     }
 
     func testLenientModeRegistersAnUnknownTokenUnderTheTopicsBundleID() {

@@ -86,8 +86,8 @@ final class DeviceRegistryTests: XCTestCase {
     func testAPNsSendsFindTheDeviceAndLenientModeRegistersNewOnes() throws {
         let core = makeCore()
         register(core, apnsToken: "ab12", project: "one")
-        XCTAssertEqual(try core.apnsProject(deviceToken: "AB12", bundleID: nil, defaultProject: "apns").get(), "one")
-        XCTAssertEqual(try core.apnsProject(deviceToken: "cd34", bundleID: nil, defaultProject: "apns").get(), "apns")
+        XCTAssertEqual(try core.apnsRecipient(deviceToken: "AB12", bundleID: nil, defaultProject: "apns").get().project, "one")
+        XCTAssertEqual(try core.apnsRecipient(deviceToken: "cd34", bundleID: nil, defaultProject: "apns").get().project, "apns")
         let sent = core.send(
             project: "one", target: .apnsToken("cd34"), origin: .apns, request: obj(), implicitBundleID: "com.acme.app"
         ) { context -> Result<APNsNotification, Never> in
