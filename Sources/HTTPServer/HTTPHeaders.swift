@@ -95,25 +95,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
-    /// Appends a field whose name is a lower-case literal (nothing to lower-case).
-    public mutating func add(lowercaseName name: StaticString, _ value: String) {
-        var value = value
-        value.withUTF8 { value in
-            append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), valueByteCount: value.count, lowercasing: false) {
-                if let source = value.baseAddress { $0.baseAddress!.initialize(from: source, count: value.count) }
-            }
-        }
-    }
-
     /// Appends a field whose name is a lower-case literal and whose `valueByteCount` value bytes
-    /// `writeValue` writes in place: for a value made as bytes (a generated id), of which a
-    /// `String` would be made only to be copied here.
+    /// `writeValue` writes in place (all of them): for a value made as bytes (a generated id), of
+    /// which a `String` would be made only to be copied here.
     public mutating func add(
         lowercaseName name: StaticString, valueByteCount: Int, writingValue writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Void
     ) {
-        append(
-            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), valueByteCount: valueByteCount,
-            lowercasing: false, writeValue: writeValue)
+        let name = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        assert(!name.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }, "a lower-case name")
+        append(name, valueByteCount: valueByteCount, lowercasing: false, writeValue: writeValue)
     }
 
     /// Appends `count` fields laid out as `HTTPHeaderFieldBytes` describes, names lower-case.

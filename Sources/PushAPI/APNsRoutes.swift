@@ -142,7 +142,7 @@ struct APNsRoutes {
     private func success(givenID: String?, generatedID: RandomUUID?, isProduction: Bool) -> HTTPResponse {
         var headers = HTTPHeaders()
         if let givenID {
-            headers.add(lowercaseName: "apns-id", givenID)
+            headers.add("apns-id", givenID)
         } else {
             let id = generatedID ?? uniqueIDs.next()
             headers.add(lowercaseName: "apns-id", valueByteCount: RandomUUID.textByteCount, writingValue: id.writeText)

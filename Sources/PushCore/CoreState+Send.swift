@@ -22,8 +22,8 @@ extension CoreState {
         // The device an APNs send found a moment ago, if it still has the APNs token: one lookup by
         // its token instead of two (APNs token, then device).
         let resolution: ProjectState.Resolution
-        if let knownDevice, case .apnsToken(let given) = target, let position = projectState.devices.index(forKey: knownDevice),
-            ProjectState.read(&projectState.devices.values[position], { $0.apnsToken == given })
+        if let knownDevice, case .apnsToken(let given) = target,
+            let position = projectState.position(ofDevice: knownDevice, withAPNsToken: given)
         {
             resolution = .device(position)
         } else {

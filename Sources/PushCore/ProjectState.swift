@@ -71,6 +71,15 @@ struct ProjectState: Sendable {
         }
     }
 
+    /// Where the device of token `token` is, when it has the APNs token `apnsToken`; nil otherwise.
+    /// `mutating` only so that the device is read in place.
+    mutating func position(ofDevice token: String, withAPNsToken apnsToken: String) -> DeviceTable.Index? {
+        guard let position = devices.index(forKey: token),
+            Self.read(&devices.values[position], { $0.apnsToken == apnsToken })
+        else { return nil }
+        return position
+    }
+
     /// Checks a registration against the devices present; `token` is the one to use.
     func check(_ registration: DeviceRegistration, token: String) -> DeviceRegistrationError? {
         guard RegistrationToken.isWellFormed(token) else { return .malformedToken }

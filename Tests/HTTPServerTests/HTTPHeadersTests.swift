@@ -42,6 +42,20 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertEqual(seen, ["apns-topic", "authorization", "apns-id"])
     }
 
+    /// A value written in place reads back like one added as a string, between other fields.
+    func testAValueWrittenInPlaceReadsBackAsAdded() {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain")
+        headers.add(lowercaseName: "apns-unique-id", valueByteCount: 5) { value in
+            for (index, byte) in "a-b-c".utf8.enumerated() { value[index] = byte }
+        }
+        headers.add(lowercaseName: "x-empty", valueByteCount: 0) { _ in }
+        headers.add("apns-id", "given")
+        XCTAssertEqual(headers.fields.map(\.name), ["content-type", "apns-unique-id", "x-empty", "apns-id"])
+        XCTAssertEqual(headers.fields.map(\.value), ["text/plain", "a-b-c", "", "given"])
+        XCTAssertEqual(headers["APNS-UNIQUE-ID"], "a-b-c")
+    }
+
     /// A value made once is given back for the same bytes, and made again for others.
     func testRecentHeaderValueMakesOnlyForNewBytes() {
         var recent = RecentHeaderValue<String>()

@@ -80,9 +80,6 @@ public struct APNsRequest: Sendable {
         guard APNsDeviceToken.isWellFormed(deviceToken) else { throw .badDeviceToken }
         self.deviceToken = APNsDeviceToken.normalized(deviceToken)
         self.topic = topic.flatMap { $0.isEmpty ? nil : $0 }
-        // Worked out once: a send reads it twice. `checkPayload` may change the push type only
-        // from `alert` to `background`, which both take the bare bundle id.
-        self.bundleID = Self.bundleID(topic: self.topic, pushType: pushType)
         self.pushType = pushType
         self.hasPushType = givenType != nil
         self.apnsID = apnsID
@@ -90,7 +87,12 @@ public struct APNsRequest: Sendable {
     }
 
     /// The bundle id the topic names: the topic without its push type's suffix (nil without a topic).
-    public let bundleID: String?
+    public var bundleID: String? {
+        guard let topic else { return nil }
+        let suffix = pushType == .mdm ? "" : pushType.topicSuffix
+        guard !suffix.isEmpty, topic.hasSuffix(suffix) else { return topic }
+        return String(topic.dropLast(suffix.count))
+    }
 
     /// Checks the body: a JSON object (PayloadEmpty when there is none — Apple names no reason
     /// for malformed JSON) of at most 4096 bytes, 5120 for VoIP (PayloadTooLarge). A request
@@ -112,14 +114,6 @@ public struct APNsRequest: Sendable {
             }
         }
         if !ApplePayloadLimit.fits(byteCount: body.count, pushType: pushType.rawValue) { throw .payloadTooLarge }
-    }
-
-    /// The topic without the suffix `pushType` needs (the topic as it is when it lacks it).
-    private static func bundleID(topic: String?, pushType: APNsPushType) -> String? {
-        guard let topic else { return nil }
-        let suffix = pushType == .mdm ? "" : pushType.topicSuffix
-        guard !suffix.isEmpty, topic.hasSuffix(suffix) else { return topic }
-        return String(topic.dropLast(suffix.count))
     }
 
     /// `8-4-4-4-12` hex digits, any case.
