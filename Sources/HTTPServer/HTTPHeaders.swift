@@ -54,25 +54,22 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields whose (lower-case) name bytes `include` accepts, in order: a `String` is made
     /// only of those, not of every field a request carries.
     public func fields(where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [(name: String, value: String)] {
-        fields(where: include) { name, value in (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)) }
+        var picked = [(name: String, value: String)]()
+        forEachField(where: include) { name, value in
+            picked.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        return picked
     }
 
-    /// `fields(where:)`, each picked field's strings made by `make` from its name and value bytes:
-    /// a caller can give a literal for a name it knows, or reuse a string it made of the same
-    /// bytes before, instead of having each made (validated, and allocated past 15 bytes) anew.
-    public func fields(
+    /// Calls `body` with the name and value bytes of each field whose (lower-case) name bytes
+    /// `include` accepts, in order: a caller makes what it needs of them (a literal for a name it
+    /// knows, a string it made of the same bytes before) straight into its own values.
+    public func forEachField(
         where include: (UnsafeBufferPointer<UInt8>) -> Bool,
-        making make: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> (name: String, value: String)
-    ) -> [(name: String, value: String)] {
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         withFieldBytes { fields in
-            // Room for every field at once: growing from one through two and four cost more
-            // than the strings.
-            var picked = [(name: String, value: String)]()
-            picked.reserveCapacity(count)
-            for field in fields where include(field.name) {
-                picked.append(make(field.name, field.value))
-            }
-            return picked
+            for field in fields where include(field.name) { body(field.name, field.value) }
         }
     }
 

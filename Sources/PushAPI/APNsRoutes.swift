@@ -42,26 +42,27 @@ struct APNsRoutes {
     /// token, the payload; then queues the notification.
     func send(_ request: HTTPRequest) -> HTTPResponse {
         let state = request.connection?.attachment(APNsConnectionState.self) { APNsConnectionState() }
-        let given = request.headers.fields(where: Self.isAPNsHeaderName) { name, value in
+        var given = APNsRequestHeaders(expectedCount: request.headers.count)
+        var authorization: String?
+        request.headers.forEachField(where: Self.isAPNsHeaderName) { name, value in
             let known = Self.knownHeaderName(name)
-            guard let state, known == "authorization" else {
-                return (known ?? String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+            guard known == .authorization else {
+                let name = known?.rawValue ?? String(decoding: name, as: UTF8.self)
+                given.add(known, HeaderField(lowercaseName: name, String(decoding: value, as: UTF8.self)))
+                return
             }
-            return ("authorization", state.recentAuthorization.withLock { $0.value(for: value) { String(decoding: $0, as: UTF8.self) } })
+            // The connection's provider token, whose string was made when it first came.
+            let token = state?.recentAuthorization.withLock { $0.value(for: value) { String(decoding: $0, as: UTF8.self) } }
+                ?? String(decoding: value, as: UTF8.self)
+            if authorization == nil { authorization = token }
+            given.add(known, HeaderField(lowercaseName: "authorization", token))
         }
-        var fields = [HeaderField]()
-        fields.reserveCapacity(given.count)
-        var authorization, firstID: String?
-        for (name, value) in given {
-            if name == "authorization", authorization == nil { authorization = value }
-            if name == "apns-id", firstID == nil { firstID = value }
-            fields.append(HeaderField(lowercaseName: name, value))
-        }
-        let givenID = firstID
+        // Echoed on every answer, errors too: the first `apns-id` as sent.
+        let givenID = given.id
         var apnsRequest: APNsRequest
         do {
             apnsRequest = try APNsRequest(
-                deviceToken: request.pathParameters["token"] ?? "", headers: fields, requiresTopic: settings.auth != .off)
+                deviceToken: request.pathParameters["token"] ?? "", headers: consume given, requiresTopic: settings.auth != .off)
         } catch {
             return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
@@ -173,18 +174,18 @@ struct APNsRoutes {
         return reason
     }
 
-    /// The name, as a literal, when it is one of the headers Apple documents: a name made from
-    /// its bytes costs a check of them each time (names are lower-case).
-    static func knownHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The header Apple documents that these (lower-case) name bytes name, or nil: its name is
+    /// then a literal, where a name made from its bytes costs a check of them each time.
+    static func knownHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> APNsHeaderName? {
         // Lengths first: one comparison of bytes at most.
         switch name.count {
-        case 7 where name.equals("apns-id"): "apns-id"
-        case 10 where name.equals("apns-topic"): "apns-topic"
-        case 13 where name.equals("authorization"): "authorization"
-        case 13 where name.equals("apns-priority"): "apns-priority"
-        case 14 where name.equals("apns-push-type"): "apns-push-type"
-        case 15 where name.equals("apns-expiration"): "apns-expiration"
-        case 16 where name.equals("apns-collapse-id"): "apns-collapse-id"
+        case 7 where name.equals("apns-id"): .id
+        case 10 where name.equals("apns-topic"): .topic
+        case 13 where name.equals("authorization"): .authorization
+        case 13 where name.equals("apns-priority"): .priority
+        case 14 where name.equals("apns-push-type"): .pushType
+        case 15 where name.equals("apns-expiration"): .expiration
+        case 16 where name.equals("apns-collapse-id"): .collapseID
         default: nil
         }
     }

@@ -32,10 +32,11 @@ final class HTTPHeadersTests: XCTestCase {
         let pick: (UnsafeBufferPointer<UInt8>) -> Bool = { $0.startsLonger(than: "apns-") || $0.equals("authorization") }
         XCTAssertEqual(headers.fields(where: pick).map(\.value), ["t", "bearer a", "x"])
         var seen = [String]()
-        let made = headers.fields(where: pick) { name, value in
+        var made = [(name: String, value: String)]()
+        headers.forEachField(where: pick) { name, value in
             seen.append(String(decoding: name, as: UTF8.self))
-            return (name.equals("apns-id") ? "given" : String(decoding: name, as: UTF8.self),
-                    name.equals("authorization") ? "kept" : String(decoding: value, as: UTF8.self))
+            made.append((name.equals("apns-id") ? "given" : String(decoding: name, as: UTF8.self),
+                         name.equals("authorization") ? "kept" : String(decoding: value, as: UTF8.self)))
         }
         XCTAssertEqual(made.map(\.name), ["apns-topic", "authorization", "given"])
         XCTAssertEqual(made.map(\.value), ["t", "kept", "x"])

@@ -1,8 +1,10 @@
+import PushCore
 import XCTest
 @testable import PushAPI
 
-/// The provider API's header names given as literals, against the names made from their bytes:
-/// a literal is only ever the name it stands for.
+/// The provider API's header names told apart by their bytes (`APNsRoutes.knownHeaderName`) and
+/// by their strings (`APNsHeaderName(lowercaseName:)`), against the names themselves: each is
+/// only ever the header it stands for.
 final class APNsHeaderNameTests: XCTestCase {
     private let known = [
         "apns-id", "apns-topic", "authorization", "apns-priority", "apns-push-type", "apns-expiration",
@@ -16,11 +18,14 @@ final class APNsHeaderNameTests: XCTestCase {
             "apns-collapse-ix", "apns-unknown", "x-apns-topic", "content-length",
         ]
         for name in known + others {
-            let literal = Array(name.utf8).withUnsafeBufferPointer { APNsRoutes.knownHeaderName($0) }
+            let fromBytes = Array(name.utf8).withUnsafeBufferPointer { APNsRoutes.knownHeaderName($0) }
+            let fromString = APNsHeaderName(lowercaseName: name)
             if known.contains(name) {
-                XCTAssertEqual(literal, name)
+                XCTAssertEqual(fromBytes?.rawValue, name)
+                XCTAssertEqual(fromString?.rawValue, name)
             } else {
-                XCTAssertNil(literal, name)
+                XCTAssertNil(fromBytes, name)
+                XCTAssertNil(fromString, name)
             }
         }
     }

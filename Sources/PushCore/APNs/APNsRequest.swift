@@ -19,8 +19,6 @@ public struct APNsRequest: Sendable {
     /// The `apns-*` headers as sent (names lowercase), in order: what the device receives.
     public let headers: [HeaderField]
 
-    private static let apnsPrefix = Array("apns-".utf8)
-
     /// The most bytes of `apns-collapse-id`.
     public static let collapseIDByteLimit = 64
 
@@ -28,33 +26,15 @@ public struct APNsRequest: Sendable {
     /// `authorization` among them, may be passed too: only repeats of these count).
     /// - Parameter requiresTopic: token authentication needs `apns-topic` (MissingTopic).
     public init(deviceToken: String, headers fields: [HeaderField], requiresTopic: Bool) throws(APNsReason) {
-        var headers = [HeaderField]()
-        headers.reserveCapacity(fields.count)
-        var hasAuthorization = false
-        // The headers checked below, picked out in the same pass (a lookup each was a scan each).
-        var apnsID, topic, collapseID, priority, expiration, givenType: String?
-        for field in fields {
-            if field.name == "authorization" {
-                guard !hasAuthorization else { throw .duplicateHeaders }
-                hasAuthorization = true
-                continue
-            }
-            // Compared as bytes: `hasPrefix` compares by Unicode rules, at a few hundred
-            // instructions a header.
-            guard field.name.withUTF8Bytes({ $0.starts(with: Self.apnsPrefix) }) else { continue }
-            // A request has a handful of these: a scan costs less than hashing each name.
-            guard !headers.contains(where: { $0.name == field.name }) else { throw .duplicateHeaders }
-            headers.append(field)
-            switch field.name {
-            case "apns-id": apnsID = field.value
-            case "apns-topic": topic = field.value
-            case "apns-collapse-id": collapseID = field.value
-            case "apns-priority": priority = field.value
-            case "apns-expiration": expiration = field.value
-            case "apns-push-type": givenType = field.value
-            default: break
-            }
-        }
+        try self.init(deviceToken: deviceToken, headers: APNsRequestHeaders(fields), requiresTopic: requiresTopic)
+    }
+
+    /// Checks the device token from the path and the request's headers, read into `given`.
+    /// - Parameter requiresTopic: token authentication needs `apns-topic` (MissingTopic).
+    public init(deviceToken: String, headers given: consuming APNsRequestHeaders, requiresTopic: Bool) throws(APNsReason) {
+        guard !given.hasDuplicate else { throw .duplicateHeaders }
+        let (apnsID, topic, collapseID, priority, expiration, givenType) =
+            (given.id, given.topic, given.collapseID, given.priority, given.expiration, given.pushType)
         if let apnsID, !Self.isCanonicalUUID(apnsID) { throw .badMessageId }
         if requiresTopic, topic?.isEmpty ?? true { throw .missingTopic }
         if let topic, !topic.isEmpty, !Self.isTopic(topic) { throw .badTopic }
@@ -83,7 +63,7 @@ public struct APNsRequest: Sendable {
         self.pushType = pushType
         self.hasPushType = givenType != nil
         self.apnsID = apnsID
-        self.headers = headers
+        self.headers = given.fields
     }
 
     /// The bundle id the topic names: the topic without its push type's suffix (nil without a topic).

@@ -91,6 +91,15 @@ struct ChunkedArray<Element> {
 
     /// Removes the elements `shouldBeRemoved` accepts, keeping the others in order.
     mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        // A device's queue under Apple's store-one rule holds one push when the next comes: the
+        // general partition cost more than the test itself.
+        if sealed.isEmpty, open.count == 1 {
+            if try shouldBeRemoved(open[0]) {
+                open.removeAll(keepingCapacity: true)
+                count = 0
+            }
+            return
+        }
         // Empty parts are left alone: a mutation of an empty array first replaces the shared
         // empty storage with an allocation of its own (most queues have no sealed chunk).
         if !sealed.isEmpty {

@@ -74,6 +74,26 @@ final class ChunkedArrayTests: XCTestCase {
         }
     }
 
+    /// A one-element array (a device's queue under Apple's store-one rule) keeps or loses its
+    /// element by the condition, whichever chunk holds it, and takes appends afterwards.
+    func testRemovingByAConditionFromOneElement() {
+        for chunkCapacity in [1, 4] {
+            var kept = ChunkedArray<Int>(chunkCapacity: chunkCapacity)
+            kept.append(7)
+            kept.removeAll { $0 == 8 }
+            XCTAssertEqual(Array(kept), [7])
+            XCTAssertEqual(kept.count, 1)
+            var emptied = kept
+            emptied.removeAll { $0 == 7 }
+            XCTAssertEqual(Array(emptied), [])
+            XCTAssertEqual(emptied.count, 0)
+            XCTAssertTrue(emptied.isEmpty)
+            emptied.append(9)
+            XCTAssertEqual(Array(emptied), [9])
+            XCTAssertEqual(Array(kept), [7], "a copy is not changed")
+        }
+    }
+
     /// Appends fill each chunk to capacity before starting the next; equality ignores the chunking.
     func testAppendsFillChunksAndEqualityIgnoresChunking() {
         var small = ChunkedArray<Int>(chunkCapacity: 3)
