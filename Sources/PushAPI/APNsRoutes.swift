@@ -44,18 +44,12 @@ struct APNsRoutes {
         let state = request.connection?.attachment(APNsConnectionState.self) { APNsConnectionState() }
         var given = APNsRequestHeaders(expectedCount: request.headers.count)
         var authorization: String?
-        request.headers.forEachField(where: Self.isAPNsHeaderName) { name, value in
-            let known = Self.knownHeaderName(name)
-            guard known == .authorization else {
-                let name = known?.rawValue ?? String(decoding: name, as: UTF8.self)
-                given.add(known, HeaderField(lowercaseName: name, String(decoding: value, as: UTF8.self)))
-                return
-            }
-            // The connection's provider token, whose string was made when it first came.
-            let token = state?.recentAuthorization.withLock { $0.value(for: value) { String(decoding: $0, as: UTF8.self) } }
-                ?? String(decoding: value, as: UTF8.self)
-            if authorization == nil { authorization = token }
-            given.add(known, HeaderField(lowercaseName: "authorization", token))
+        if let state {
+            // Under the connection's lock for the whole pass, not taken for each header.
+            authorization = state.recentValues.withLock { Self.read(request.headers, recent: &$0, into: &given) }
+        } else {
+            var fresh = APNsRecentValues()
+            authorization = Self.read(request.headers, recent: &fresh, into: &given)
         }
         // Echoed on every answer, errors too: the first `apns-id` as sent.
         let givenID = given.id
@@ -110,6 +104,22 @@ struct APNsRoutes {
         }
     }
 
+    /// Reads the request's `apns-*` and `authorization` headers into `given`, their values made
+    /// by `recent`, and returns the first `authorization`.
+    private static func read(
+        _ headers: HTTPHeaders, recent: inout APNsRecentValues, into given: inout APNsRequestHeaders
+    ) -> String? {
+        var authorization: String?
+        headers.forEachField(where: isAPNsHeaderName) { name, value in
+            let known = knownHeaderName(name)
+            let field = HeaderField(
+                lowercaseName: known?.rawValue ?? String(decoding: name, as: UTF8.self), recent.value(of: known, value))
+            if known == .authorization, authorization == nil { authorization = field.value }
+            given.add(known, field)
+        }
+        return authorization
+    }
+
     /// Queues the notification once every check passed and no fault stands in the way.
     private func perform(
         _ recipient: APNsRecipient, _ apnsRequest: APNsRequest, givenID: String?, body: [UInt8], isProduction: Bool
@@ -139,18 +149,19 @@ struct APNsRoutes {
     /// Apple's success: `apns-id` (the sender's, or the one generated for the push) and, for the
     /// development environment, `apns-unique-id`. Added one by one (a dictionary literal goes
     /// through an array of pairs first); the generated ids go in as the bytes of their text,
-    /// without a `String` of each.
+    /// without a `String` of each, each written by a closure literal (a method passed as a value
+    /// was a heap-allocated context each time).
     private func success(givenID: String?, generatedID: RandomUUID?, isProduction: Bool) -> HTTPResponse {
         var headers = HTTPHeaders()
         if let givenID {
             headers.add("apns-id", givenID)
         } else {
             let id = generatedID ?? uniqueIDs.next()
-            headers.add(lowercaseName: "apns-id", valueByteCount: RandomUUID.textByteCount, writingValue: id.writeText)
+            headers.add(lowercaseName: "apns-id", valueByteCount: RandomUUID.textByteCount) { id.writeText(into: $0) }
         }
         if !isProduction {
             let uniqueID = uniqueIDs.next()
-            headers.add(lowercaseName: "apns-unique-id", valueByteCount: RandomUUID.textByteCount, writingValue: uniqueID.writeText)
+            headers.add(lowercaseName: "apns-unique-id", valueByteCount: RandomUUID.textByteCount) { uniqueID.writeText(into: $0) }
         }
         return HTTPResponse(status: 200, headers: headers)
     }

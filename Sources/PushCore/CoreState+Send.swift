@@ -12,7 +12,7 @@ extension CoreState {
         origin: DeliveryOrigin,
         requestBody: [UInt8],
         implicitBundleID: String?,
-        knownDevice: String? = nil,
+        knownDevice: KnownDevice? = nil,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         var tokens = [String]()

@@ -185,7 +185,8 @@ extension ProjectState {
     private static func collapsePending(
         of device: inout Device, in deliveries: inout DeliveryStore, replacedBy newer: Delivery, at now: Timestamp
     ) {
-        let collapseID = newer.collapseID
+        // Looked for among the headers only when the send has one.
+        let collapseID = newer.hasCollapseID ? newer.collapseID : nil
         let apnsTopic = newer.origin == .apns ? newer.notification.topic : nil
         let newerNumber = newer.number
         device.pendingDeliveryNumbers.removeAll { number in

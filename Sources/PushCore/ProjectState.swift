@@ -71,10 +71,10 @@ struct ProjectState: Sendable {
         }
     }
 
-    /// Where the device of token `token` is, when it has the APNs token `apnsToken`; nil otherwise.
-    /// `mutating` only so that the device is read in place.
-    mutating func position(ofDevice token: String, withAPNsToken apnsToken: String) -> DeviceTable.Index? {
-        guard let position = devices.index(forKey: token),
+    /// Where `device` is, when it has the APNs token `apnsToken`; nil otherwise. `mutating` only
+    /// so that the device is read in place.
+    mutating func position(ofDevice device: KnownDevice, withAPNsToken apnsToken: String) -> DeviceTable.Index? {
+        guard let position = devices.index(forKey: device.key),
             Self.read(&devices.values[position], { $0.apnsToken == apnsToken })
         else { return nil }
         return position

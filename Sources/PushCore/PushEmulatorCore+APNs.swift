@@ -33,28 +33,30 @@ extension PushEmulatorCore {
 public struct APNsRecipient: Sendable, Equatable {
     /// The project the push is queued in.
     public let project: String
-    /// The token of the device that has the APNs token, or nil when none has (lenient token mode
-    /// registers one).
-    public let device: String?
+    /// The device that has the APNs token, or nil when none has (lenient token mode registers one).
+    public let device: KnownDevice?
 
-    /// A recipient: `project`, and the token of the `device` found, if any.
-    public init(project: String, device: String?) {
+    /// A recipient: `project`, and the `device` found, if any.
+    public init(project: String, device: KnownDevice?) {
         self.project = project
         self.device = device
     }
 }
 
 extension PushEmulatorCore {
-    /// The device of APNs token `token` in `project`: success (with the device's token), Unregistered or
+    /// The device of APNs token `token` in `project`: success (with the device), Unregistered or
     /// DeviceTokenNotForTopic, or nil when the project never had it. `inout` only so that the
     /// project is read in place.
     fileprivate static func lookUp(
         _ token: String, bundleID: String?, in project: inout ProjectState
-    ) -> Result<String?, APNsRecipientError>? {
-        if let fcmToken = project.tokenByAPNsToken[token], let slot = project.devices.index(forKey: fcmToken) {
-            let deviceBundleID = ProjectState.read(&project.devices.values[slot]) { $0.bundleID }
-            if let bundleID, deviceBundleID != bundleID { return .failure(.notForTopic) }
-            return .success(fcmToken)
+    ) -> Result<KnownDevice?, APNsRecipientError>? {
+        if let fcmToken = project.tokenByAPNsToken[token] {
+            let device = KnownDevice(token: fcmToken)
+            if let slot = project.devices.index(forKey: device.key) {
+                let deviceBundleID = ProjectState.read(&project.devices.values[slot]) { $0.bundleID }
+                if let bundleID, deviceBundleID != bundleID { return .failure(.notForTopic) }
+                return .success(device)
+            }
         }
         return project.uninstalledAPNsTokens[token].map { .failure(.unregistered(since: $0)) }
     }

@@ -144,7 +144,7 @@ public final class PushEmulatorCore: Sendable {
     /// - Parameters:
     ///   - requestBody: the request as the sender wrote it (JSON), for the message log.
     ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
-    ///   - knownDevice: for an `apnsToken` target, the token of the device `apnsRecipient` found
+    ///   - knownDevice: for an `apnsToken` target, the device `apnsRecipient` found
     ///     for it: the send looks that device up first, and resolves the APNs token as usual when
     ///     the device is gone or no longer has it.
     @_specialize(exported: true, where Failure == GoogleError)
@@ -155,7 +155,7 @@ public final class PushEmulatorCore: Sendable {
         origin: DeliveryOrigin,
         requestBody: [UInt8],
         implicitBundleID: String? = nil,
-        knownDevice: String? = nil,
+        knownDevice: KnownDevice? = nil,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
         let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in

@@ -31,6 +31,13 @@ struct TokenTable<Value: Sendable>: Sendable {
         storage.index(forKey: key(for: token))
     }
 
+    /// The position of the value for `key`'s token, the key made before (`KnownDevice`).
+    func index(forKey key: TokenKey) -> Index? {
+        // A non-ASCII token is found by comparing strings (`key(for:)`).
+        guard key.digest != TokenKey.unhashed else { return index(forKey: key.token) }
+        return storage.index(forKey: key)
+    }
+
     /// The token of the value at `index`.
     func token(at index: Index) -> String {
         storage.keys[index].token

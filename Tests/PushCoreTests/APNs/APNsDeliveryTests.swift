@@ -73,7 +73,7 @@ final class APNsDeliveryTests: XCTestCase {
         register(core, apnsToken: apnsToken, project: "other")
         XCTAssertEqual(
             core.apnsRecipient(deviceToken: apnsToken.uppercased(), bundleID: "com.example.app", defaultProject: "apns"),
-            .success(APNsRecipient(project: "other", device: "device-1")))
+            .success(APNsRecipient(project: "other", device: KnownDevice(token: "device-1"))))
         XCTAssertEqual(core.apnsRecipient(deviceToken: apnsToken, bundleID: "com.other.app", defaultProject: "apns"), .failure(.notForTopic))
         _ = core.uninstallDevice(project: "other", token: "device-1")
         XCTAssertEqual(
@@ -93,7 +93,7 @@ final class APNsDeliveryTests: XCTestCase {
                 deviceToken: apnsToken, headers: [HeaderField("apns-topic", "com.example.app")], requiresTopic: true)
             guard case .accepted = core.send(
                 project: "demo", target: .apnsToken(apnsToken), origin: .apns, requestBody: body,
-                implicitBundleID: request.bundleID, knownDevice: hint,
+                implicitBundleID: request.bundleID, knownDevice: KnownDevice(token: hint),
                 makeNotification: { context in Result<APNsNotification, APNsReason>.success(request.notification(payload: body, context: context)) })
             else { return XCTFail("not accepted with the hint \(hint)") }
         }

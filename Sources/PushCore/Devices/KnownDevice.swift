@@ -1,0 +1,19 @@
+/// A device found by its registration token a moment ago (`PushEmulatorCore.apnsRecipient`), to
+/// be looked up again by `send(knownDevice:)` without hashing its token anew: an APNs push looks
+/// its device up twice, under the lock each time, with its checks in between.
+public struct KnownDevice: Sendable, Equatable {
+    /// The token as a table key, its digest worked out once.
+    let key: TokenKey
+
+    /// The device's registration token.
+    public var token: String { key.token }
+
+    /// The device of registration token `token`.
+    public init(token: String) {
+        key = TokenKey(token)
+    }
+
+    init(key: TokenKey) {
+        self.key = key
+    }
+}
