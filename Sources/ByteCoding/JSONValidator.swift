@@ -122,10 +122,9 @@ private struct Walker {
             guard !reader.atEnd, byte == UInt8(ascii: "\"") else { throw .invalid }
             let (start, end, isPlainASCII) = try string()
             guard isPlainASCII, keyCount - firstKey < 2 * Self.memberLimit, keyCount < keys.count else { throw .undecided }
-            let key = reader.bytes[start..<end]
             var other = firstKey
             while other < keyCount {
-                if keys[other + 1] - keys[other] == key.count, reader.bytes[keys[other]..<keys[other + 1]].elementsEqual(key) {
+                if keys[other + 1] - keys[other] == end - start, sameBytes(at: keys[other], and: start, count: end - start) {
                     throw .invalid
                 }
                 other += 2
@@ -147,6 +146,23 @@ private struct Walker {
             default: throw .invalid
             }
         }
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are the same: a word at a time, where
+    /// the generic comparison of two slices cost about 50 instructions a key.
+    private func sameBytes(at first: Int, and second: Int, count: Int) -> Bool {
+        let bytes = reader.bytes
+        var offset = 0
+        while offset &+ 8 <= count {
+            let left = bytes.loadUnaligned(fromByteOffset: first &+ offset, as: UInt64.self)
+            guard left == bytes.loadUnaligned(fromByteOffset: second &+ offset, as: UInt64.self) else { return false }
+            offset &+= 8
+        }
+        while offset < count {
+            guard bytes[first &+ offset] == bytes[second &+ offset] else { return false }
+            offset &+= 1
+        }
+        return true
     }
 
     private mutating func array(depth: Int) throws(Stop) {
