@@ -34,6 +34,16 @@ if [ "$apns_status" = 200 ]; then
     rate -n "$REQUESTS" -c 16 -m 32 -d "$apns_body" "${apns_headers[@]}" "$apns_url"
   }
   paired "h2/TLS APNs send vs static file" emu_tls_apns ref_tls_file
+  # The same request (provider token, apns-* headers, the device path, the payload as its body)
+  # answered by nghttpd from a file of the same path: what the reference server itself manages
+  # for a request of this shape, for comparison with the row above.
+  mkdir -p "$work/docroot/3/device"
+  cp "$work/docroot/healthz" "$work/docroot/3/device/$(printf 'be%.0s' $(seq 32))"
+  ref_tls_apns_shaped() {
+    rate -n "$REQUESTS" -c 16 -m 32 -d "$apns_body" "${apns_headers[@]}" \
+      "https://127.0.0.1:$ref_tls/3/device/$(printf 'be%.0s' $(seq 32))"
+  }
+  paired "h2/TLS APNs send vs same request" emu_tls_apns ref_tls_apns_shaped
   pending=$(curl -s "http://127.0.0.1:$port/emulator/v1/projects/apns/devices" | python3 -c 'import json,sys; print([d["pendingCount"] for d in json.load(sys.stdin).get("devices", [])])')
   echo "  (pending per device after the last round: $pending)"
 else
