@@ -51,16 +51,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
-    /// The fields whose (lower-case) name bytes `include` accepts, in order: a `String` is made
-    /// only of those, not of every field a request carries.
-    public func fields(where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [(name: String, value: String)] {
-        var picked = [(name: String, value: String)]()
-        forEachField(where: include) { name, value in
-            picked.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-        }
-        return picked
-    }
-
     /// Calls `body` with the name and value bytes of each field whose (lower-case) name bytes
     /// `include` accepts, in order: a caller makes what it needs of them (a literal for a name it
     /// knows, a string it made of the same bytes before) straight into its own values.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from api import Api
-from apns_helpers import (BUNDLE_ID, DEVICE_TOKEN, UUID_PATTERN, ApnsConnection, apns_headers, b64url,
+from apns_helpers import (BUNDLE_ID, DEVICE_TOKEN, UUID_PATTERN, ApnsConnection, apns_headers, b64url, bearer,
                           canonical_uuid_upper, new_key, provider_token)
 
 KEY = new_key()
@@ -82,6 +82,10 @@ ROWS = [
         headers=apns_headers(JWT) + [("apns-topic", BUNDLE_ID)]),
     Row("DuplicateHeaders: apns-priority twice", 400, "DuplicateHeaders",
         headers=apns_headers(JWT, apns_priority="10") + [("apns-priority", "5")]),
+    Row("DuplicateHeaders: authorization twice", 400, "DuplicateHeaders",
+        headers=apns_headers(JWT) + [("authorization", bearer(JWT))]),
+    Row("DuplicateHeaders: an undocumented apns- header twice", 400, "DuplicateHeaders",
+        headers=apns_headers(JWT) + [("apns-custom", "a"), ("apns-custom", "b")]),
     # Provider token (any mode: the shape only).
     Row("MissingProviderToken: no authorization", 403, "MissingProviderToken",
         headers=without(apns_headers(JWT), "authorization")),

@@ -30,7 +30,6 @@ final class HTTPHeadersTests: XCTestCase {
     func testPickedFieldsHaveTheirValuesMadeByTheCaller() {
         let headers = HTTPHeaders([("apns-topic", "t"), ("Accept", "*/*"), ("authorization", "bearer a"), ("apns-id", "x")])
         let pick: (UnsafeBufferPointer<UInt8>) -> Bool = { $0.startsLonger(than: "apns-") || $0.equals("authorization") }
-        XCTAssertEqual(headers.fields(where: pick).map(\.value), ["t", "bearer a", "x"])
         var seen = [String]()
         var made = [(name: String, value: String)]()
         headers.forEachField(where: pick) { name, value in

@@ -1,6 +1,6 @@
 /// The request headers the provider API reads (docs/apns.md, "What is checked"), by their
 /// lower-case names.
-public enum APNsHeaderName: String, Sendable, CaseIterable {
+public enum APNsHeaderName: String, Sendable {
     case authorization
     case id = "apns-id"
     case topic = "apns-topic"

@@ -12,8 +12,4 @@ public struct KnownDevice: Sendable, Equatable {
     public init(token: String) {
         key = TokenKey(token)
     }
-
-    init(key: TokenKey) {
-        self.key = key
-    }
 }
