@@ -2,8 +2,8 @@
 extension PushEmulatorCore {
     /// Where an APNs send goes: the project of the device with this APNs token — looked for in
     /// `defaultProject` first, then in the others by name — or, for a token no device has,
-    /// `defaultProject` (where lenient mode registers it); with the token of the device found,
-    /// for `send(knownDevice:)`.
+    /// `defaultProject` (where lenient mode registers it); with the device found, for
+    /// `send(knownDevice:)`.
     /// - Returns: the project and device, or Unregistered (with the uninstall time) for a token
     ///   whose device was deleted, or DeviceTokenNotForTopic when the device's bundle id is not
     ///   `bundleID`.
