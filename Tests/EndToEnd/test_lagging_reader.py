@@ -4,6 +4,7 @@ import json
 import shutil
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -77,9 +78,14 @@ def test_a_reader_that_stays_behind_does_not_make_the_server_keep_everything_it_
         # Delivered messages leave the log, so that stored deliveries do not hide the buffers.
         assert api.call("DELETE", f"/emulator/v1/projects/{PROJECT}/messages")[0] == 200
     after = emulator.rss_kib() / 1024
+    written = BATCHES * PER_BATCH * event_size
+    # The reader parses frames in Python and may be batches behind when the last one is sent (on
+    # a busy machine it was two): it is given time to read what the windows allow before it stops.
+    deadline = time.monotonic() + 30
+    while received[0] <= 0.9 * written and time.monotonic() < deadline:
+        time.sleep(0.1)
     stop.set()
     reader.join(timeout=5)
-    written = BATCHES * PER_BATCH * event_size
     assert received[0] > 0.9 * written, (received[0], written)
     # About 60 MB went through the stream: keeping all of it grew the server by over 120 MiB.
     assert after - before < 50, f"RSS {before:.0f} -> {after:.0f} MiB after {written / 1e6:.0f} MB through a lagging stream"
