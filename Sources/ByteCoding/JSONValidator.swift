@@ -148,21 +148,13 @@ private struct Walker {
         }
     }
 
-    /// Whether the `count` bytes at `first` and at `second` are the same: a word at a time, where
-    /// the generic comparison of two slices cost about 50 instructions a key.
+    /// Whether the `count` bytes at `first` and at `second` are the same (a word at a time, where
+    /// the generic comparison of two slices cost about 50 instructions a key).
     private func sameBytes(at first: Int, and second: Int, count: Int) -> Bool {
-        let bytes = reader.bytes
-        var offset = 0
-        while offset &+ 8 <= count {
-            let left = bytes.loadUnaligned(fromByteOffset: first &+ offset, as: UInt64.self)
-            guard left == bytes.loadUnaligned(fromByteOffset: second &+ offset, as: UInt64.self) else { return false }
-            offset &+= 8
-        }
-        while offset < count {
-            guard bytes[first &+ offset] == bytes[second &+ offset] else { return false }
-            offset &+= 1
-        }
-        return true
+        // Both ranges are keys already read, inside the buffer.
+        let base = reader.bytes.baseAddress.unsafelyUnwrapped
+        return WordBytes.equal(
+            UnsafeRawBufferPointer(start: base + first, count: count), UnsafeRawBufferPointer(start: base + second, count: count))
     }
 
     private mutating func array(depth: Int) throws(Stop) {

@@ -111,7 +111,7 @@ struct APNsRoutes {
     ) -> String? {
         var authorization: String?
         headers.forEachField(where: mayBeAPNsHeaderName) { name, value in
-            let known = knownHeaderName(name)
+            let known = APNsHeaderName(lowercaseName: UnsafeRawBufferPointer(name))
             guard known != nil || name.startsLonger(than: "apns-") else { return }
             let field = HeaderField(
                 lowercaseName: known?.rawValue ?? String(decoding: name, as: UTF8.self), recent.value(of: known, value))
@@ -184,22 +184,6 @@ struct APNsRoutes {
             connection.limitConcurrentStreams(to: settings.streamsAfterAuthentication)
         }
         return reason
-    }
-
-    /// The header Apple documents that these (lower-case) name bytes name, or nil: its name is
-    /// then a literal, where a name made from its bytes costs a check of them each time.
-    static func knownHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> APNsHeaderName? {
-        // Lengths first: one comparison of bytes at most.
-        switch name.count {
-        case 7 where name.equals("apns-id"): .id
-        case 10 where name.equals("apns-topic"): .topic
-        case 13 where name.equals("authorization"): .authorization
-        case 13 where name.equals("apns-priority"): .priority
-        case 14 where name.equals("apns-push-type"): .pushType
-        case 15 where name.equals("apns-expiration"): .expiration
-        case 16 where name.equals("apns-collapse-id"): .collapseID
-        default: nil
-        }
     }
 
     /// Whether a (lower-case) name may be `apns-*` or `authorization`, the headers the provider

@@ -22,6 +22,25 @@ final class WordBytesTests: XCTestCase {
         }
     }
 
+    /// `equal` answers as `==` over the same bytes, for lengths around a word's and a difference at
+    /// every position.
+    func testEqualBuffersAgreeWithTheirArrays() {
+        var random = SeededRandom(seed: 11)
+        for length in 0..<40 {
+            let first = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var cases = [(first, first), (first, first + [0])]
+            for position in 0..<length {
+                var other = first
+                other[position] ^= UInt8.random(in: 1...255, using: &random)
+                cases.append((first, other))
+            }
+            for (left, right) in cases {
+                let equal = left.withUnsafeBytes { a in right.withUnsafeBytes { b in WordBytes.equal(a, b) } }
+                XCTAssertEqual(equal, left == right, "\(left) \(right)")
+            }
+        }
+    }
+
     func testEqualityFindsTheFirstEqualByte() {
         for byte: UInt8 in [0x00, 0x0A, 0x22, 0x5C, 0x7F, 0x80, 0xFF] {
             check("== \(byte)", flags: { WordBytes.flags(equalTo: byte, in: $0) }, matches: { $0 == byte })

@@ -1,6 +1,6 @@
-// libFuzzer target for ASCIIScan: for any bytes, each vectorizable check answers what the plain
-// definition over the same bytes answers. Built by scripts/fuzz-ascii-scan.sh with swiftc
-// directly, from the ByteCoding sources alone.
+// libFuzzer target for ASCIIScan and WordBytes.equal: for any bytes, each vectorizable or
+// word-at-a-time check answers what the plain definition over the same bytes answers. Built by
+// scripts/fuzz-ascii-scan.sh with swiftc directly, from the ByteCoding sources alone.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzASCIIScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -12,5 +12,12 @@ public func fuzzASCIIScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let hasUppercase = units.contains { (0x41...0x5A).contains($0) }
     precondition(ASCIIScan.isHex(text) == isHex, "isHex differs for \(units)")
     precondition(ASCIIScan.hasUppercase(text) == hasUppercase, "hasUppercase differs for \(units)")
+    // The input's two halves (and the first against itself) compared a word at a time.
+    let half = bytes.count / 2
+    let (front, back) = (Array(bytes[..<half]), Array(bytes[half..<(2 * half)]))
+    for (left, right) in [(front, back), (front, front)] {
+        let equal = left.withUnsafeBytes { a in right.withUnsafeBytes { b in WordBytes.equal(a, b) } }
+        precondition(equal == (left == right), "WordBytes.equal differs for \(left) \(right)")
+    }
     return 0
 }

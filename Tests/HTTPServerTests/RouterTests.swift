@@ -73,6 +73,21 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(body(response), "get a/b")
     }
 
+    /// The path parameter's decoder answers as the general one does, with or without escapes, for
+    /// malformed escapes and bytes that are not UTF-8 (repaired alike).
+    func testParameterDecodingAgreesWithTheGeneralDecoder() {
+        let inputs: [[UInt8]] = [
+            [], Array("abc".utf8), Array(String(repeating: "be", count: 32).utf8), Array("a%20b".utf8), Array("%".utf8),
+            Array("a%2".utf8), Array("a%zz".utf8), Array("%C3%A9".utf8), Array("a+b".utf8), [0x61, 0xFF, 0x62], [0xC3],
+            Array("é".utf8),
+        ]
+        for input in inputs {
+            let fast = input.withUnsafeBufferPointer { PercentDecoding.decode($0) }
+            let general = input.withUnsafeBufferPointer { PercentDecoding.decode($0, plusAsSpace: false) }
+            XCTAssertEqual(fast, general, "\(input)")
+        }
+    }
+
     func testLiteralVerbSegment() {
         XCTAssertEqual(body(router().handle(HTTPRequest(method: "POST", target: "/iid/v1:batchAdd"))), "batchAdd")
         XCTAssertEqual(router().handle(HTTPRequest(method: "POST", target: "/iid/v1:batchRemove")).status, 404)

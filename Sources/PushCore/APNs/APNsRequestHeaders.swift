@@ -13,6 +13,9 @@ public struct APNsRequestHeaders: Sendable {
     public private(set) var id, topic, priority, pushType, expiration, collapseID: String?
     /// The documented headers seen, a bit each.
     private var seen: UInt8 = 0
+    /// The undocumented `apns-*` names seen (rare: an empty set allocates nothing), so that a
+    /// repeat is found without comparing each name with every one before it.
+    private var otherNames: Set<String> = []
 
     private static let apnsPrefix = Array("apns-".utf8)
 
@@ -25,7 +28,7 @@ public struct APNsRequestHeaders: Sendable {
     /// repeats of these count).
     public init(_ fields: [HeaderField]) {
         self.init(expectedCount: fields.count)
-        for field in fields { add(APNsHeaderName(lowercaseName: field.name), field) }
+        for field in fields { add(field.name.withUTF8Bytes { APNsHeaderName(lowercaseName: $0) }, field) }
     }
 
     /// Adds the next field; `header` is the documented header its name names, or nil for any other
@@ -33,8 +36,7 @@ public struct APNsRequestHeaders: Sendable {
     public mutating func add(_ header: APNsHeaderName?, _ field: HeaderField) {
         guard let header else {
             guard field.name.withUTF8Bytes({ $0.starts(with: Self.apnsPrefix) }) else { return }
-            // An `apns-*` header Apple does not document: rare, so a scan of those before it.
-            if fields.contains(where: { $0.name == field.name }) { hasDuplicate = true }
+            if !otherNames.insert(field.name).inserted { hasDuplicate = true }
             fields.append(field)
             return
         }
