@@ -23,6 +23,7 @@ final class HTTP2Handler: ConnectionProtocol {
     private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
     private var recentAuthority = RecentHeaderValue<String>()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
+    private var longValueNames = HPACKLongValueNames()
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.
     private var framedCallbacks: [SentCallback] = []
@@ -271,8 +272,11 @@ final class HTTP2Handler: ConnectionProtocol {
 
     /// A stream for a new exchange, a spare one when there is one.
     private func makeStream(id: Int32) -> HTTP2Stream {
-        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self) }
-        stream.reuse(id: id, handler: self)
+        // Its start is when the bytes being handled were read: one reading of the clock a read,
+        // not one a request.
+        let startedAt = connection.lastActivity
+        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self, startedAt: startedAt) }
+        stream.reuse(id: id, handler: self, startedAt: startedAt)
         return stream
     }
 
@@ -505,7 +509,10 @@ final class HTTP2Handler: ConnectionProtocol {
         // released them for each response.
         let session = session
         let streamID = stream.id
-        HTTP2ResponseHead.withNameValuePairs(status: response.status, headers: response.headers, contentLength: contentLength) { pairs in
+        HTTP2ResponseHead.withNameValuePairs(
+            status: response.status, headers: response.headers, contentLength: contentLength, longValueNames: &longValueNames,
+            headBytes: &stream.headBytes
+        ) { pairs in
             if hasBody {
                 _ = nghttp2_submit_response(session, streamID, pairs.baseAddress, pairs.count, &provider)
             } else {

@@ -2,21 +2,29 @@ import CNGHTTP2
 
 /// The header block of an HTTP/2 response, laid out for `nghttp2_submit_response`.
 enum HTTP2ResponseHead {
-    /// Points nghttp2 name/value pairs at the headers' own bytes (minus connection-specific ones),
-    /// with the values of `:status` and `content-length` laid out in a small temporary buffer
-    /// and their names at their literals' static bytes; nghttp2 copies
-    /// them during `body`, so nothing here outlives the call. Inlined so that `body`'s captures
-    /// are not retained for each nested closure (a counted retain and release per request).
+    /// Lays the response's header block out in `headBytes` (the values of `:status` and
+    /// `content-length`, then a copy of the header fields minus connection-specific ones) and
+    /// points nghttp2 name/value pairs at it, flagged so that nghttp2 reads them in place
+    /// (`HTTP2HeadBytes`); the names of `:status` and `content-length` point at their literals'
+    /// static bytes. The pairs themselves nghttp2 copies during `body`. Inlined so that `body`'s
+    /// captures are not retained for each nested closure (a counted retain and release per request).
     @inline(__always)
     static func withNameValuePairs(
-        status: Int, headers: HTTPHeaders, contentLength: Int?, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
+        status: Int, headers: HTTPHeaders, contentLength: Int?, longValueNames: inout HPACKLongValueNames,
+        headBytes: inout HTTP2HeadBytes, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
     ) {
         let statusText = status >= 100 && status <= 999 ? nil : String(status)
-        // The values only: names point at their literals.
-        let byteCount = (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 20)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { bytes in
+        let valueByteCount = (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 20)
+        headers.withFieldBytes { fields in
+            // One copy of the fields as stored, which nghttp2 reads in place: less than nghttp2's
+            // copy and lower-casing of each name and value.
+            let room = headBytes.room(valueByteCount + fields.storage.count).bindMemory(to: UInt8.self)
+            let copiedFields = UnsafeMutableBufferPointer(rebasing: room[valueByteCount...])
+            if !copiedFields.isEmpty {
+                UnsafeMutableRawBufferPointer(copiedFields).copyMemory(from: fields.storage)
+            }
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: headers.count + 2) { pairs in
-                var writer = Writer(bytes: bytes, pairs: pairs)
+                var writer = Writer(bytes: UnsafeMutableBufferPointer(rebasing: room[..<valueByteCount]), pairs: pairs)
                 writer.append(name: ":status") { out in
                     if let statusText { return out.copy(statusText.utf8) }
                     out[0] = UInt8(ascii: "0") + UInt8(status / 100)
@@ -24,15 +32,13 @@ enum HTTP2ResponseHead {
                     out[2] = UInt8(ascii: "0") + UInt8(status % 10)
                     return 3
                 }
-                headers.withFieldBytes { fields in
-                    for (name, value) in fields where !isConnectionSpecific(name) {
-                        writer.appendInPlace(name: name, value: value)
-                    }
-                    if let contentLength {
-                        writer.append(name: "content-length") { $0.writeDecimal(contentLength) }
-                    }
-                    body(UnsafeMutableBufferPointer(rebasing: pairs[..<writer.pairCount]))
+                for (name, value) in HTTPHeaderFieldBytes(storage: UnsafeRawBufferPointer(copiedFields)) where !isConnectionSpecific(name) {
+                    writer.appendInPlace(name: name, value: value, longValueNames: &longValueNames)
                 }
+                if let contentLength {
+                    writer.append(name: "content-length") { $0.writeDecimal(contentLength) }
+                }
+                body(UnsafeMutableBufferPointer(rebasing: pairs[..<writer.pairCount]))
             }
         }
     }
@@ -55,28 +61,35 @@ enum HTTP2ResponseHead {
         let pairs: UnsafeMutableBufferPointer<nghttp2_nv>
         var byteCount = 0
         var pairCount = 0
+        /// nghttp2 reads the name and value where they are (names stored lower-cased already).
+        static let inPlace = UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue | NGHTTP2_NV_FLAG_NO_COPY_VALUE.rawValue)
 
-        /// Appends a pair whose value `writeValue` puts at the start of the buffer it gets,
-        /// returning its length. The name is not copied: a literal's bytes stay put, and nghttp2
-        /// only reads them.
+        /// Appends a pair whose value `writeValue` puts at the start of the buffer it gets (in the
+        /// stream's `HTTP2HeadBytes`), returning its length. The name is a literal's bytes, which
+        /// stay put.
         mutating func append(name: StaticString, _ writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
             let valueStart = byteCount
             byteCount += writeValue(UnsafeMutableBufferPointer(rebasing: bytes[byteCount...]))
             pairs[pairCount] = nghttp2_nv(
                 name: UnsafeMutablePointer(mutating: name.utf8Start), value: bytes.baseAddress! + valueStart,
-                namelen: name.utf8CodeUnitCount, valuelen: byteCount - valueStart, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                namelen: name.utf8CodeUnitCount, valuelen: byteCount - valueStart, flags: Self.inPlace
             )
             pairCount += 1
         }
 
-        /// Appends a pair pointing at bytes that stay put until nghttp2 has copied them. A value of
+        /// Appends a pair pointing at bytes in the stream's `HTTP2HeadBytes`. A value of
         /// 32 bytes or more (an id, a date: new in each response) is sent without indexing: a
         /// table entry would never be used again, would push out the ones that are (the content
-        /// type), and cost the encoder an insertion and evictions on every response.
-        mutating func appendInPlace(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        /// type), and cost the encoder an insertion and evictions on every response. The first
+        /// of each such name on the connection is indexed all the same (`HPACKLongValueNames`).
+        mutating func appendInPlace(
+            name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, longValueNames: inout HPACKLongValueNames
+        ) {
+            let indexed = value.count < 32 || longValueNames.isNew(name)
             pairs[pairCount] = nghttp2_nv(
                 name: UnsafeMutablePointer(mutating: name.baseAddress), value: UnsafeMutablePointer(mutating: value.baseAddress),
-                namelen: name.count, valuelen: value.count, flags: UInt8(value.count >= 32 ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)
+                namelen: name.count, valuelen: value.count,
+                flags: Self.inPlace | (indexed ? 0 : UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue))
             )
             pairCount += 1
         }

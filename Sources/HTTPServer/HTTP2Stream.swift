@@ -6,7 +6,8 @@ final class HTTP2Stream: ResponseStreamSink {
     var handler: HTTP2Handler?
     /// Where the handler's list of open streams holds this one; nil once closed.
     var slot: Int?
-    private(set) var startedAt = MonotonicClock.now()
+    /// When the read that brought the request's first frame came (`Connection.lastActivity`).
+    private(set) var startedAt: UInt64
 
     var method = ""
     var path = ""
@@ -35,17 +36,20 @@ final class HTTP2Stream: ResponseStreamSink {
     /// True once a streaming response wrote into `pending`: its bytes count toward the
     /// connection's `streamedBytes`.
     var isStreamed = false
+    /// The response's header block as nghttp2 reads it when it sends the HEADERS frame.
+    var headBytes = HTTP2HeadBytes()
 
-    init(id: Int32, handler: HTTP2Handler) {
+    init(id: Int32, handler: HTTP2Handler, startedAt: UInt64) {
         self.id = id
         self.handler = handler
+        self.startedAt = startedAt
     }
 
     /// Readies a closed stream that nothing else references for another exchange, as if new.
-    func reuse(id: Int32, handler: HTTP2Handler) {
+    func reuse(id: Int32, handler: HTTP2Handler, startedAt: UInt64) {
         self.id = id
         self.handler = handler
-        startedAt = MonotonicClock.now()
+        self.startedAt = startedAt
         // The exchange that ended has usually emptied these already (`takeRequest`): an empty
         // value written over an empty one still calls into the runtime to release it.
         if !method.isEmpty { method = "" }

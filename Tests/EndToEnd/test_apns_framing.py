@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from apns_helpers import (TRANSPORTS, UUID_PATTERN, ApnsConnection, apns_headers,
+from apns_helpers import (DEVICE_TOKEN, TRANSPORTS, UUID_PATTERN, ApnsConnection, apns_headers,
                           canonical_uuid_upper, new_key, provider_token)
-from h2frames import DATA, END_STREAM, HEADERS
+from h2frames import DATA, END_HEADERS, END_STREAM, HEADERS, frame
 
 KEY = new_key()
 JWT = provider_token(KEY, "ABC123DEFG", "DEF123GHIJ")
@@ -78,3 +78,92 @@ def test_apples_host_names_verify_and_answer_in_their_environment(emulator, serv
         assert "apns-unique-id" not in response.headers, response.headers
     else:
         assert re.fullmatch(UUID_PATTERN, response.headers["apns-unique-id"]), response.headers
+
+
+def hpack_representations(block):
+    """(kind, name index) of each field representation in an HPACK header block, in order (RFC 7541
+    §6): kind is "indexed", "incremental" (literal with incremental indexing), "without" (without
+    indexing) or "never" (never indexed); the name index is 0 for a literal name."""
+    def integer(at, prefix_bits):
+        value = block[at] & ((1 << prefix_bits) - 1)
+        at += 1
+        if value < (1 << prefix_bits) - 1:
+            return value, at
+        shift = 0
+        while True:
+            byte = block[at]
+            at += 1
+            value += (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                return value, at
+
+    def skip_string(at):
+        length, at = integer(at, 7)
+        return at + length
+
+    found, at = [], 0
+    while at < len(block):
+        first = block[at]
+        if first & 0x80:
+            index, at = integer(at, 7)
+            found.append(("indexed", index))
+            continue
+        if first & 0xE0 == 0x20:  # dynamic table size update
+            _, at = integer(at, 5)
+            continue
+        kind, prefix = ("incremental", 6) if first & 0x40 else (("never", 4) if first & 0x10 else ("without", 4))
+        index, at = integer(at, prefix)
+        if index == 0:
+            at = skip_string(at)
+        at = skip_string(at)
+        found.append((kind, index))
+    return found
+
+
+def test_id_names_are_indexed_once_a_connection_and_their_values_never(emulator):
+    """Each answer's ids are new, so they are sent never indexed; but the first answer on a
+    connection indexes them, so that later answers refer to the names in the connection's HPACK
+    table instead of spelling them out again (docs/performance.md)."""
+    with ApnsConnection(emulator, "h2c") as conn:
+        answers = [conn.request(apns_headers(JWT, apns_id=canonical_uuid_upper()), PAYLOAD) for _ in range(3)]
+    for number, response in enumerate(answers):
+        assert response.status == 200, response
+        (kind, flags, payload), = response.frames
+        names = [name for name in response.headers]
+        representations = dict(zip(names, hpack_representations(payload)))
+        for name in ("apns-id", "apns-unique-id"):
+            kind, name_index = representations[name]
+            if number == 0:
+                assert kind == "incremental", (number, name, representations)
+            else:
+                # Never indexed, its name from the dynamic table (indexes past the static table's 61).
+                assert kind == "never" and name_index > 61, (number, name, representations)
+    assert len({response.headers["apns-unique-id"] for response in answers}) == 3
+
+
+def test_many_answers_in_flight_on_one_connection_keep_their_own_ids(emulator):
+    """nghttp2 encodes each answer's header block from the stream's own copy of it, possibly after
+    later requests were answered: a burst of requests on one connection gets every `apns-id` back
+    on its own stream."""
+    with ApnsConnection(emulator, "h2c") as conn:
+        # The first request authenticates the connection, which then allows 1000 streams.
+        assert conn.request(apns_headers(JWT), PAYLOAD).status == 200
+        sent = {}
+        burst = b""
+        body = json.dumps(PAYLOAD).encode()
+        for _ in range(200):
+            stream_id = conn.next_stream
+            conn.next_stream += 2
+            sent[stream_id] = canonical_uuid_upper()
+            block = conn.client.encoder.encode(
+                [(":method", "POST"), (":scheme", "http"), (":path", f"/3/device/{DEVICE_TOKEN}"),
+                 (":authority", "localhost"), *apns_headers(JWT, apns_id=sent[stream_id])])
+            burst += frame(HEADERS, END_HEADERS, stream_id, block) + frame(DATA, END_STREAM, stream_id, body)
+        conn.client.send(burst)
+        conn.client.read_frames(lambda frames: len([f for f in frames if f[0] == HEADERS and f[1] & END_STREAM]) >= len(sent),
+                                timeout=30)
+        for stream_id, apns_id in sent.items():
+            blocks = conn.client.received_headers.get(stream_id)
+            assert blocks and blocks[0][":status"] == "200", (stream_id, blocks)
+            assert blocks[0]["apns-id"] == apns_id, (stream_id, blocks)
