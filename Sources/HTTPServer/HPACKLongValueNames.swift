@@ -3,6 +3,8 @@
 /// never be used again and would push out the entries that are. But the first of each name is
 /// indexed, so that nghttp2's encoder finds the name in the connection's table afterwards and
 /// refers to it, instead of Huffman-coding the name again in every response (docs/performance.md).
+/// A name in HPACK's static table gains nothing (the encoder refers to that entry) and costs one
+/// table entry a connection; the long values the server sends are `apns-id` and `apns-unique-id`.
 struct HPACKLongValueNames {
     /// At most `limit` names, each at most `maxNameLength` bytes: a connection's memory for this
     /// stays small whatever its responses carry.

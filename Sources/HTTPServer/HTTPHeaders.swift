@@ -89,6 +89,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         lowercaseName name: StaticString, valueByteCount: Int, writingValue writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Void
     ) {
         let name = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        // HTTP/2 answers hand names to nghttp2 as they are stored (`HTTP2ResponseHead`): a capital
+        // would go out as a malformed response. Checked in debug builds, which the sanitizer runs
+        // of the end-to-end tests use; a check in release builds cost 150 instructions a push.
         assert(!name.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }, "a lower-case name")
         append(name, valueByteCount: valueByteCount, lowercasing: false, writeValue: writeValue)
     }

@@ -5,12 +5,13 @@ END_STREAM (Pushy parses only the frame that ends the stream, aioapns each frame
 over each way a client reaches the port."""
 import json
 import re
+import struct
 
 import pytest
 
 from apns_helpers import (DEVICE_TOKEN, TRANSPORTS, UUID_PATTERN, ApnsConnection, apns_headers,
                           canonical_uuid_upper, new_key, provider_token)
-from h2frames import DATA, END_HEADERS, END_STREAM, HEADERS, frame
+from h2frames import CANCEL, DATA, END_HEADERS, END_STREAM, HEADERS, RST_STREAM, frame
 
 KEY = new_key()
 JWT = provider_token(KEY, "ABC123DEFG", "DEF123GHIJ")
@@ -167,3 +168,32 @@ def test_many_answers_in_flight_on_one_connection_keep_their_own_ids(emulator):
             blocks = conn.client.received_headers.get(stream_id)
             assert blocks and blocks[0][":status"] == "200", (stream_id, blocks)
             assert blocks[0]["apns-id"] == apns_id, (stream_id, blocks)
+
+
+def test_an_answer_queued_for_a_reset_stream_never_reads_the_reused_streams_memory(emulator):
+    """A client that resets a stream whose answer is queued: nghttp2 drops that answer unread, and
+    the stream's object (and its header bytes) serve the next request at once. That request's
+    answer is larger and moves the bytes; the reset stream gets nothing, or, when the reset came too
+    late, its own answer, never the next one's bytes."""
+    with ApnsConnection(emulator, "h2c") as conn:
+        # The first request authenticates the connection, which then allows more than one stream.
+        assert conn.request(apns_headers(JWT), PAYLOAD).status == 200
+        reset, second = conn.next_stream, conn.next_stream + 2
+        conn.next_stream += 4
+        body = json.dumps(PAYLOAD).encode()
+
+        def request(stream_id, apns_id):
+            block = conn.client.encoder.encode(
+                [(":method", "POST"), (":scheme", "http"), (":path", f"/3/device/{DEVICE_TOKEN}"),
+                 (":authority", "localhost"), *apns_headers(JWT, apns_id=apns_id)])
+            return frame(HEADERS, END_HEADERS, stream_id, block) + frame(DATA, END_STREAM, stream_id, body)
+
+        reset_id, long_id = canonical_uuid_upper(), "x" * 2000
+        conn.client.send(request(reset, reset_id) + frame(RST_STREAM, 0, reset, struct.pack(">I", CANCEL))
+                         + request(second, long_id))
+        answer = conn.response(second)
+        assert (answer.status, answer.headers["apns-id"], answer.json()) == (400, long_id, {"reason": "BadMessageId"})
+        for block in conn.client.received_headers.get(reset, []):
+            assert block["apns-id"] == reset_id, block
+        # The connection carries on.
+        assert conn.request(apns_headers(JWT), PAYLOAD).status == 200
