@@ -45,9 +45,7 @@ final class Connection: LoopHandler {
     private var readPaused = false
     private var wantsWritable = false
     private var closeWhenFlushed = false
-    /// When bytes were last read or written: while a read's bytes are handled, when they came
-    /// (an HTTP/2 stream takes it as its start rather than reading the clock again).
-    private(set) var lastActivity: UInt64
+    private var lastActivity: UInt64
     /// When the connection was accepted, or its tunnel opened: the TLS handshake must end in
     /// the header timeout from then.
     private var acceptedAt: UInt64

@@ -272,11 +272,8 @@ final class HTTP2Handler: ConnectionProtocol {
 
     /// A stream for a new exchange, a spare one when there is one.
     private func makeStream(id: Int32) -> HTTP2Stream {
-        // Its start is when the bytes being handled were read: one reading of the clock a read,
-        // not one a request.
-        let startedAt = connection.lastActivity
-        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self, startedAt: startedAt) }
-        stream.reuse(id: id, handler: self, startedAt: startedAt)
+        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self) }
+        stream.reuse(id: id, handler: self)
         return stream
     }
 
@@ -408,6 +405,7 @@ final class HTTP2Handler: ConnectionProtocol {
         stream.handler = nil
         // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
         if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
+            stream.headBytes.releaseIfLarge()
             spareStreams.append(consume stream)
         }
     }

@@ -9,22 +9,37 @@
 /// unread. nghttp2 documents the bytes as needed until `on_frame_send_callback` or
 /// `on_frame_not_send_callback`; the second would hand over a dropped frame's pointers into
 /// memory that may be gone, so this server must not register it without keeping these bytes
-/// alive that long. The memory is kept for the stream's next exchange: about 256 bytes a stream,
-/// spare streams included.
+/// alive that long.
+///
+/// A closed stream kept for reuse keeps at most `keptByteCount` (256 bytes for most answers): an
+/// answer may echo a request header of up to the header limit, and a connection's 32 spare
+/// streams must not each hold one.
 struct HTTP2HeadBytes: ~Copyable {
     private var bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    static let keptByteCount = 1024
 
     init() {}
+
+    /// How many bytes are held.
+    var byteCount: Int { bytes.count }
 
     /// Room for `count` bytes, at the start of the memory: what an earlier call returned is
     /// overwritten, so call it once a response.
     mutating func room(_ count: Int) -> UnsafeMutableRawBufferPointer {
         if bytes.count < count {
             bytes.deallocate()
-            // Twice what is asked, at least 256 bytes: a few growths over a stream's life at most.
-            bytes = .allocate(byteCount: Swift.max(256, 2 * count), alignment: 1)
+            // At least 256 bytes, which hold most answers' header blocks.
+            bytes = .allocate(byteCount: Swift.max(256, count), alignment: 1)
         }
         return UnsafeMutableRawBufferPointer(rebasing: bytes[..<count])
+    }
+
+    /// Gives the memory back when it is more than `keptByteCount`. For a stream nghttp2 has
+    /// reported closed: it reads the bytes no more (see above).
+    mutating func releaseIfLarge() {
+        guard bytes.count > Self.keptByteCount else { return }
+        bytes.deallocate()
+        bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     }
 
     deinit {

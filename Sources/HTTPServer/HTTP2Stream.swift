@@ -6,8 +6,7 @@ final class HTTP2Stream: ResponseStreamSink {
     var handler: HTTP2Handler?
     /// Where the handler's list of open streams holds this one; nil once closed.
     var slot: Int?
-    /// When the read that brought the request's first frame came (`Connection.lastActivity`).
-    private(set) var startedAt: UInt64
+    private(set) var startedAt = MonotonicClock.now()
 
     var method = ""
     var path = ""
@@ -39,17 +38,16 @@ final class HTTP2Stream: ResponseStreamSink {
     /// The response's header block as nghttp2 reads it when it sends the HEADERS frame.
     var headBytes = HTTP2HeadBytes()
 
-    init(id: Int32, handler: HTTP2Handler, startedAt: UInt64) {
+    init(id: Int32, handler: HTTP2Handler) {
         self.id = id
         self.handler = handler
-        self.startedAt = startedAt
     }
 
     /// Readies a closed stream that nothing else references for another exchange, as if new.
-    func reuse(id: Int32, handler: HTTP2Handler, startedAt: UInt64) {
+    func reuse(id: Int32, handler: HTTP2Handler) {
         self.id = id
         self.handler = handler
-        self.startedAt = startedAt
+        startedAt = MonotonicClock.now()
         // The exchange that ended has usually emptied these already (`takeRequest`): an empty
         // value written over an empty one still calls into the runtime to release it.
         if !method.isEmpty { method = "" }
