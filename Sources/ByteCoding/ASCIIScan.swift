@@ -15,16 +15,19 @@ public enum ASCIIScan {
 
     /// Whether every byte of `text` is a hex digit, in either case.
     public static func isHex(_ text: String) -> Bool {
-        withBytes(of: text) { bytes in
-            var other: UInt8 = 0
-            for byte in bytes {
-                let digit: UInt8 = byte &- UInt8(ascii: "0") < 10 ? 1 : 0
-                // `| 0x20` makes A to F a to f and leaves a to f as they are.
-                let letter: UInt8 = (byte | 0x20) &- UInt8(ascii: "a") < 6 ? 1 : 0
-                other |= (digit | letter) ^ 1
-            }
-            return other == 0
+        withBytes(of: text) { isHex(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether every one of `bytes` is a hex digit, in either case.
+    public static func isHex(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var other: UInt8 = 0
+        for byte in bytes {
+            let digit: UInt8 = byte &- UInt8(ascii: "0") < 10 ? 1 : 0
+            // `| 0x20` makes A to F a to f and leaves a to f as they are.
+            let letter: UInt8 = (byte | 0x20) &- UInt8(ascii: "a") < 6 ? 1 : 0
+            other |= (digit | letter) ^ 1
         }
+        return other == 0
     }
 
     /// `body` over the string's own bytes (or a copy, for a string kept in other storage).

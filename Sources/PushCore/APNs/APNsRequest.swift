@@ -98,16 +98,19 @@ public struct APNsRequest: Sendable {
 
     /// `8-4-4-4-12` hex digits, any case.
     static func isCanonicalUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                guard byte.isHexDigit else { return false }
+        // Read in place: most clients send an `apns-id` with every push, and a copy of its bytes
+        // into an array cost more than the rest of the check.
+        text.withUTF8Bytes { bytes in
+            guard bytes.count == 36 else { return false }
+            var groupStart = 0
+            for groupEnd in [8, 13, 18, 23, 36] {
+                guard groupEnd == bytes.count || bytes[groupEnd] == UInt8(ascii: "-"),
+                    ASCIIScan.isHex(UnsafeRawBufferPointer(rebasing: bytes[groupStart..<groupEnd]))
+                else { return false }
+                groupStart = groupEnd + 1
             }
+            return true
         }
-        return true
     }
 
     /// A bundle id (and suffix): letters, digits, `.`, `-` and `_`, no leading or trailing dot.
