@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make perf-count: user-space instructions per request, counted by callgrind over the whole server
-# process (every thread), for an FCM send and an APNs push (without and with an `apns-id`) to an
-# offline device and GET /healthz on the release binary, and for nghttpd serving a static file, all
-# over h2c in the same run. Unlike `make bench`, the counts do not depend on the machine's speed of
-# the moment: repeated runs agree to a few instructions.
+# process (every thread), for an FCM send and an APNs push (as `make bench` sends it, with an
+# `apns-id`, with every header) to an offline device and GET /healthz on the release binary, and
+# for nghttpd serving a static file, all over h2c in the same run. Unlike `make bench`, the counts
+# do not depend on the machine's speed of the moment: repeated runs agree to a few instructions.
 #
 # Each workload gets a fresh server process under callgrind, started with instrumentation off. After
 # a warm-up, h2load (one connection, a fixed number of requests) runs twice: N requests, then 2N,
@@ -132,6 +132,14 @@ apns_with_id=$(per_request "$server_pid" "$emulator_url/3/device/$(printf 'be%.0
   -H "apns-id: 8d6e4a1f-3b2c-4d5e-9f60-7a8b9c0d1e2f")
 stop
 
+# And with every other header a push may carry: priority, expiration, collapse id.
+emulator
+apns_all_headers=$(per_request "$server_pid" "$emulator_url/3/device/$(printf 'be%.0s' $(seq 32))" -d "$apns_body" \
+  -H "authorization: bearer $apns_jwt" -H "apns-topic: com.example.bench" -H "apns-push-type: alert" \
+  -H "apns-id: 8d6e4a1f-3b2c-4d5e-9f60-7a8b9c0d1e2f" -H "apns-priority: 10" -H "apns-expiration: 1800000000" \
+  -H "apns-collapse-id: score-update")
+stop
+
 # The reference: nghttpd serving a file with the same body as /healthz.
 mkdir -p "$work/docroot"
 printf '{"status":"ok"}' > "$work/docroot/healthz"
@@ -151,5 +159,6 @@ row workload "instructions" "/ nghttpd"
 row "FCM send (offline device)" "$(thousands "$send")" "$(ratio "$send" "$static")"
 row "APNs send (offline device)" "$(thousands "$apns")" "$(ratio "$apns" "$static")"
 row "APNs send with an apns-id" "$(thousands "$apns_with_id")" "$(ratio "$apns_with_id" "$static")"
+row "APNs send with every apns-* header" "$(thousands "$apns_all_headers")" "$(ratio "$apns_all_headers" "$static")"
 row "GET /healthz" "$(thousands "$healthz")" "$(ratio "$healthz" "$static")"
 row "nghttpd static file (15 bytes)" "$(thousands "$static")" "1.00"
