@@ -267,33 +267,50 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         case nil:
             break
         }
-        var text = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(response.status))\r\n"
+        // The head is put together as bytes: as a `String` made by concatenation and
+        // interpolation, each field decoded into strings of its own first, it cost more than
+        // parsing the request.
+        var head: [UInt8] = []
+        head.reserveCapacity(256)
+        func add(_ text: StaticString) { text.withUTF8Buffer { head += $0 } }
+        func add(_ bytes: UnsafeBufferPointer<UInt8>) { head += bytes }
+        func add(_ number: Int) { DecimalDigits.withDigits(of: UInt64(number)) { head += $0 } }
+        add("HTTP/1.1 ")
+        add(response.status)
+        add(" ")
+        head += HTTPResponse.reasonPhrase(response.status).utf8
+        add("\r\n")
         response.headers.withFieldBytes { fields in
             for (name, value) in fields where !Self.isFraming(name) {
-                text += String(decoding: name, as: UTF8.self) + ": " + String(decoding: value, as: UTF8.self) + "\r\n"
+                add(name)
+                add(": ")
+                add(value)
+                add("\r\n")
             }
         }
         var bodyBytes: [UInt8]?
         switch response.body {
         case .bytes(let bytes):
-            text += "content-length: \(bytes.count)\r\n"
+            add("content-length: ")
+            add(bytes.count)
+            add("\r\n")
             bodyBytes = bytes
         case .deferred:
             return  // Taken care of above.
         case .stream:
             if version == .http1_1 {
-                text += "transfer-encoding: chunked\r\n"
+                add("transfer-encoding: chunked\r\n")
             } else {
                 keepAlive = false
             }
         }
         if !keepAlive {
-            text += "connection: close\r\n"
+            add("connection: close\r\n")
         } else if version == .http1_0 {
-            text += "connection: keep-alive\r\n"
+            add("connection: keep-alive\r\n")
         }
-        text += "\r\n"
-        connection.send(Array(text.utf8))
+        add("\r\n")
+        connection.send(head)
         if let bodyBytes, !isHead { connection.send(bodyBytes) }
         switch response.body {
         case .bytes:

@@ -118,6 +118,45 @@ def test_http11_keep_alive_and_pipelining(emulator):
     assert statuses == [b"200", b"404", b"200"]
 
 
+def _http1_exchange(port, request):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
+def test_http1_answer_heads_byte_for_byte(emulator):
+    """The head of an HTTP/1.x answer, exactly: status line, the fields, the framing, the
+    connection's fate (close asked, HTTP/1.0 with and without keep-alive), then the body."""
+    ok = b'{"status":"ok"}'
+    json_type = b"content-type: application/json; charset=UTF-8\r\n"
+    cases = [
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+         b"HTTP/1.1 200 OK\r\n" + json_type + b"content-length: 15\r\nconnection: close\r\n\r\n" + ok),
+        (b"GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+         b"HTTP/1.1 200 OK\r\n" + json_type + b"content-length: 15\r\nconnection: keep-alive\r\n\r\n" + ok),
+        (b"GET /healthz HTTP/1.0\r\n\r\n",
+         b"HTTP/1.1 200 OK\r\n" + json_type + b"content-length: 15\r\nconnection: close\r\n\r\n" + ok),
+        (b"HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+         b"HTTP/1.1 200 OK\r\n" + json_type + b"content-length: 15\r\nconnection: close\r\n\r\n"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+         b"HTTP/1.1 200 OK\r\n" + json_type + b"content-length: 15\r\n\r\n" + ok),
+    ]
+    for request, expected in cases:
+        assert _http1_exchange(emulator.port, request) == expected, request
+    # An answer of the server's own making with a longer body: its length as sent.
+    answer = _http1_exchange(
+        emulator.port, b"POST /v1/projects/p/messages:send HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    assert lines[0] == b"HTTP/1.1 401 Unauthorized"
+    assert lines[1:] == [b"content-type: application/json; charset=UTF-8", b"content-length: %d" % len(body), b"connection: close"]
+    assert json.loads(body)["error"]["status"] == "UNAUTHENTICATED"
+
+
 def test_http11_chunked_request_body_and_expect_continue(emulator):
     with socket.create_connection(("127.0.0.1", emulator.port), timeout=10) as sock:
         sock.sendall(b"POST /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
