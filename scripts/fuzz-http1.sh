@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds the HTTP/1 parser fuzz target from the parser sources alone and runs it.
+# Builds the HTTP/1 parser fuzz target from the parser sources (and the header list it fills) alone
+# and runs it.
 # Usage: scripts/fuzz-http1.sh [seconds] [extra libFuzzer flags...]; crashes are written to .build/fuzz-http1-artifacts/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,6 +11,8 @@ scripts/build-fuzz-modules.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
     -I .build/fuzz-modules -L .build/fuzz-modules -lByteCoding -lLocking \
     Sources/HTTPServer/HTTP1Parser*.swift Sources/HTTPServer/HTTP1RequestHead.swift \
+    Sources/HTTPServer/HTTPHeaders.swift Sources/HTTPServer/HTTPHeaderFieldBytes.swift \
+    Sources/HTTPServer/HTTPHeadersIterator.swift Sources/HTTPServer/BytesEqualLiteral.swift \
     Tests/Fuzz/HTTP1ParserFuzz.swift -o .build/fuzz-http1
 # Seeds: the first byte of each is the split position.
 seed() { printf "$2" > ".build/fuzz-http1-corpus/$1"; }

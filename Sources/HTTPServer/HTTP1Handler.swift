@@ -217,11 +217,9 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         let startedAt = requestStartedAt ?? MonotonicClock.now()
         requestStartedAt = nil
         let version: HTTPVersion = requestHead.version == .http10 ? .http1_0 : .http1_1
-        var headers = HTTPHeaders()
-        for field in requestHead.headers { headers.add(field.name, field.value) }
         var request = HTTPRequest(
-            method: requestHead.method, target: requestHead.target, headers: headers, body: body,
-            version: version, isSecure: connection.isSecure, authority: requestHead.header("host"),
+            method: requestHead.method, target: requestHead.target, headers: requestHead.headers, body: body,
+            version: version, isSecure: connection.isSecure, authority: requestHead.headers["host"],
             remoteAddress: connection.remoteAddress
         )
         request.connection = connection.session

@@ -61,11 +61,6 @@ extension HTTP1Parser {
             byte &- 0x41 < 26 ? byte | 0x20 : byte
         }
 
-        /// Whether two byte strings are equal ignoring ASCII case.
-        static func equalsIgnoringCase<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
-            a.count == b.count && a.elementsEqual(b) { lowercased($0) == lowercased($1) }
-        }
-
         /// Whether `bytes` equals `lowercaseLiteral` ignoring ASCII case.
         static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercaseLiteral: StaticString) -> Bool {
             let count = lowercaseLiteral.utf8CodeUnitCount

@@ -12,7 +12,7 @@ extension HTTP1Parser {
     /// head is never searched again.
     struct HeadBuilder {
         private let requestLine: RequestLine
-        private var headers: [(name: String, value: String)] = []
+        private var headers = HTTPHeaders()
         /// Saturates at Int.max: any value that large is over every limit anyway.
         private var contentLength: Int?
         private var hasTransferEncoding = false
@@ -29,15 +29,13 @@ extension HTTP1Parser {
 
         init(requestLine: RequestLine) {
             self.requestLine = requestLine
-            headers.reserveCapacity(16)
         }
 
         /// Records one validated header line.
         mutating func add(_ field: FieldLine, of line: UnsafeRawBufferPointer) throws(HTTP1ParseError) {
             let name = UnsafeRawBufferPointer(rebasing: line[field.name])
             let value = UnsafeRawBufferPointer(rebasing: line[field.value])
-            let valueString = String(decoding: value, as: UTF8.self)
-            headers.append((name: String(decoding: name, as: UTF8.self), value: valueString))
+            headers.append(name.bindMemory(to: UInt8.self), value.bindMemory(to: UInt8.self), lowercasing: true)
             switch name.count {
             case 4 where ASCII.equalsIgnoringCase(name, "host"):
                 hostCount += 1
@@ -56,7 +54,7 @@ extension HTTP1Parser {
                 try addContentLength(value)
             case 14 where ASCII.equalsIgnoringCase(name, "http2-settings"):
                 http2SettingsCount += 1
-                if http2Settings == nil { http2Settings = valueString }
+                if http2Settings == nil { http2Settings = String(decoding: value, as: UTF8.self) }
             case 17 where ASCII.equalsIgnoringCase(name, "transfer-encoding"):
                 hasTransferEncoding = true
                 ASCII.forEachListElement(value) { coding in

@@ -12,8 +12,10 @@ struct HTTP1RequestHead: Sendable {
     var target: String
     /// The protocol version of the request line.
     var version: HTTP1Version
-    /// Header fields in the order received; names as sent, values without surrounding whitespace.
-    var headers: [(name: String, value: String)]
+    /// Header fields in the order received; names lower-cased, values without surrounding
+    /// whitespace. Kept as the bytes `HTTPHeaders` stores, which the request takes as they are: a
+    /// `String` of each name and value cost more than the rest of reading the head.
+    var headers: HTTPHeaders
     /// Whether the connection stays open after this request: HTTP/1.1 unless `Connection: close`,
     /// HTTP/1.0 only with `Connection: keep-alive`.
     var keepAlive: Bool
@@ -26,8 +28,4 @@ struct HTTP1RequestHead: Sendable {
     /// The `HTTP2-Settings` field value (base64url SETTINGS payload), if present.
     var http2Settings: String?
 
-    /// The first value of the header named `name`, compared without regard to ASCII case.
-    func header(_ name: String) -> String? {
-        headers.first { HTTP1Parser.ASCII.equalsIgnoringCase($0.name.utf8, name.utf8) }?.value
-    }
 }

@@ -139,7 +139,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         try storage.withUnsafeBytes { try body(HTTPHeaderFieldBytes(storage: $0)) }
     }
 
-    private mutating func append(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, lowercasing: Bool) {
+    /// Appends a field from its bytes: the HTTP/1 parser's way in, straight from the request's
+    /// bytes, with `lowercasing` for the name as sent.
+    mutating func append(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, lowercasing: Bool) {
         append(name, valueByteCount: value.count, lowercasing: lowercasing) {
             if let source = value.baseAddress { $0.baseAddress!.initialize(from: source, count: value.count) }
         }
