@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make perf-count: user-space instructions per request, counted by callgrind over the whole server
 # process (every thread), for an FCM send and an APNs push (as `make bench` sends it, with an
-# `apns-id`, with every header) to an offline device and GET /healthz on the release binary, and
-# for nghttpd serving a static file, all over h2c in the same run. Unlike `make bench`, the counts
-# do not depend on the machine's speed of the moment: repeated runs agree to a few instructions.
+# `apns-id`, with every header) to an offline device and GET /healthz on the release binary, over
+# h2c, the FCM send (with firebase-admin's headers) and GET /healthz over HTTP/1.1 too, and nghttpd
+# serving a static file over h2c, all in the same run. Unlike `make bench`, the counts do not
+# depend on the machine's speed of the moment: repeated runs agree to a few instructions.
 #
 # Each workload gets a fresh server process under callgrind, started with instrumentation off. After
 # a warm-up, h2load (one connection, a fixed number of requests) runs twice: N requests, then 2N,
@@ -113,6 +114,20 @@ emulator
 healthz=$(per_request "$server_pid" "$emulator_url/healthz")
 stop
 
+# HTTP/1.1, which firebase-admin's send() and pyfcm speak (through requests): the same FCM send
+# with the headers firebase-admin adds, and GET /healthz.
+admin_token="ya29.c.b0AXv0zTOa8s1emulatortokenabcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz0123456789"
+emulator
+send_http1=$(per_request "$server_pid" "$emulator_url/v1/projects/p/messages:send" --h1 \
+  -d "$fcm_body" -H "content-type: application/json" -H "authorization: Bearer $admin_token" \
+  -H "x-goog-api-format-version: 2" -H "x-firebase-client: fire-admin-python/6.9.0" \
+  -H "user-agent: python-requests/2.32.3" -H "accept-encoding: gzip, deflate" -H "accept: */*")
+stop
+
+emulator
+healthz_http1=$(per_request "$server_pid" "$emulator_url/healthz" --h1)
+stop
+
 # The APNs push of `make bench`: one provider token for every request (its shape is checked, and it is
 # remembered by the connection), to one offline device whose queue Apple's store-one rule keeps at one.
 apns_body="$work/apns-send.json"
@@ -151,7 +166,7 @@ stop
 
 revision=$(git describe --always --dirty 2>/dev/null || echo unknown)
 echo "push-emulator perf-count at $revision: user-space instructions per request, whole server process"
-echo "(callgrind), h2c, h2load -c 1 -m $STREAMS, (count of $(( 2 * REQUESTS )) - count of $REQUESTS requests) / $REQUESTS"
+echo "(callgrind), h2c unless named, h2load -c 1 -m $STREAMS, (count of $(( 2 * REQUESTS )) - count of $REQUESTS requests) / $REQUESTS"
 row() { printf '%-36s %14s %12s\n' "$@"; }
 ratio() { python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.2f}')" "$1" "$2"; }
 thousands() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
@@ -161,4 +176,6 @@ row "APNs send (offline device)" "$(thousands "$apns")" "$(ratio "$apns" "$stati
 row "APNs send with an apns-id" "$(thousands "$apns_with_id")" "$(ratio "$apns_with_id" "$static")"
 row "APNs send with every apns-* header" "$(thousands "$apns_all_headers")" "$(ratio "$apns_all_headers" "$static")"
 row "GET /healthz" "$(thousands "$healthz")" "$(ratio "$healthz" "$static")"
+row "FCM send, HTTP/1.1, admin headers" "$(thousands "$send_http1")" "$(ratio "$send_http1" "$static")"
+row "GET /healthz, HTTP/1.1" "$(thousands "$healthz_http1")" "$(ratio "$healthz_http1" "$static")"
 row "nghttpd static file (15 bytes)" "$(thousands "$static")" "1.00"

@@ -268,15 +268,15 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         // The head is put together as bytes: as a `String` made by concatenation and
         // interpolation, each field decoded into strings of its own first, it cost more than
         // parsing the request.
-        var head: [UInt8] = []
-        head.reserveCapacity(256)
-        func add(_ text: StaticString) { text.withUTF8Buffer { head += $0 } }
-        func add(_ bytes: UnsafeBufferPointer<UInt8>) { head += bytes }
-        func add(_ number: Int) { DecimalDigits.withDigits(of: UInt64(number)) { head += $0 } }
+        var headBytes: [UInt8] = []
+        headBytes.reserveCapacity(256)
+        func add(_ text: StaticString) { text.withUTF8Buffer { headBytes += $0 } }
+        func add(_ bytes: UnsafeBufferPointer<UInt8>) { headBytes += bytes }
+        func add(_ number: Int) { DecimalDigits.withDigits(of: UInt64(number)) { headBytes += $0 } }
         add("HTTP/1.1 ")
         add(response.status)
         add(" ")
-        head += HTTPResponse.reasonPhrase(response.status).utf8
+        headBytes += HTTPResponse.reasonPhrase(response.status).utf8
         add("\r\n")
         response.headers.withFieldBytes { fields in
             for (name, value) in fields where !Self.isFraming(name) {
@@ -308,7 +308,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             add("connection: keep-alive\r\n")
         }
         add("\r\n")
-        connection.send(head)
+        connection.send(headBytes)
         if let bodyBytes, !isHead { connection.send(bodyBytes) }
         switch response.body {
         case .bytes:

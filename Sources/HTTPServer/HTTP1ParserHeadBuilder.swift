@@ -35,7 +35,7 @@ extension HTTP1Parser {
         mutating func add(_ field: FieldLine, of line: UnsafeRawBufferPointer) throws(HTTP1ParseError) {
             let name = UnsafeRawBufferPointer(rebasing: line[field.name])
             let value = UnsafeRawBufferPointer(rebasing: line[field.value])
-            headers.append(name.bindMemory(to: UInt8.self), value.bindMemory(to: UInt8.self), lowercasing: true)
+            headers.append(name.assumingMemoryBound(to: UInt8.self), value.assumingMemoryBound(to: UInt8.self), lowercasing: true)
             switch name.count {
             case 4 where ASCII.equalsIgnoringCase(name, "host"):
                 hostCount += 1

@@ -150,9 +150,9 @@ struct APNsRoutes {
     /// Apple's success: `apns-id` (the sender's, or the one generated for the push) and, for the
     /// development environment, `apns-unique-id`. Added one by one (a dictionary literal goes
     /// through an array of pairs first), under their lowercase names (`add(_:_:)` would lower-case
-    /// them again: 170 instructions a push that echoes an id); the generated ids go in as the bytes
-    /// of their text, without a `String` of each, each written by a closure literal (a method passed
-    /// as a value was a heap-allocated context each time).
+    /// them again: about 170 instructions a push that echoes an id); the generated ids go in as
+    /// the bytes of their text, without a `String` of each, each written by a closure literal (a
+    /// method passed as a value was a heap-allocated context each time).
     private func success(givenID: String?, generatedID: RandomUUID?, isProduction: Bool) -> HTTPResponse {
         var headers = HTTPHeaders()
         if let givenID {

@@ -3,6 +3,7 @@ import os
 import re
 import resource
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -161,3 +162,15 @@ def wait_until(predicate, timeout=5.0, interval=0.05):
             return True
         time.sleep(interval)
     return predicate()
+
+
+def http1_exchange(port, request):
+    """Sends raw HTTP/1.x bytes, closes the sending side, and returns every byte the server sent
+    until it closed the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data

@@ -9,7 +9,7 @@ import h2.config
 import h2.connection
 import h2.events
 
-from conftest import curl
+from conftest import curl, http1_exchange
 
 
 def test_healthz_http11(emulator):
@@ -118,16 +118,6 @@ def test_http11_keep_alive_and_pipelining(emulator):
     assert statuses == [b"200", b"404", b"200"]
 
 
-def _http1_exchange(port, request):
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(request)
-        sock.shutdown(socket.SHUT_WR)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    return data
-
-
 def test_http1_answer_heads_byte_for_byte(emulator):
     """The head of an HTTP/1.x answer, exactly: status line, the fields, the framing, the
     connection's fate (close asked, HTTP/1.0 with and without keep-alive), then the body."""
@@ -146,9 +136,12 @@ def test_http1_answer_heads_byte_for_byte(emulator):
          b"HTTP/1.1 200 OK\r\n" + json_type + b"content-length: 15\r\n\r\n" + ok),
     ]
     for request, expected in cases:
-        assert _http1_exchange(emulator.port, request) == expected, request
+        assert http1_exchange(emulator.port, request) == expected, request
+    # A field a route sets beyond the content type (405's `allow`), in its place before the framing.
+    assert http1_exchange(emulator.port, b"DELETE /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").startswith(
+        b"HTTP/1.1 405 Method Not Allowed\r\n" + json_type + b"allow: GET\r\ncontent-length: ")
     # An answer of the server's own making with a longer body: its length as sent.
-    answer = _http1_exchange(
+    answer = http1_exchange(
         emulator.port, b"POST /v1/projects/p/messages:send HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
     head, _, body = answer.partition(b"\r\n\r\n")
     lines = head.split(b"\r\n")

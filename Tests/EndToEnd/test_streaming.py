@@ -9,7 +9,7 @@ import h2.events
 
 import pytest
 
-from conftest import Emulator, curl, wait_until
+from conftest import Emulator, curl, http1_exchange, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +136,25 @@ def test_server_notices_http2_stream_reset(emulator):
         except socket.timeout:
             extra = b""
         assert extra == b"", "the server kept streaming after RST_STREAM"
+
+
+def _head_of_stream(port, request):
+    """The head of a streamed HTTP/1.x answer: the client closes its side at once, which ends the
+    stream after its first event."""
+    return http1_exchange(port, request).partition(b"\r\n\r\n")
+
+
+def test_http1_stream_heads_byte_for_byte(emulator):
+    """A streamed answer's head: chunked on HTTP/1.1, delimited by the close on HTTP/1.0 (no
+    chunked coding there), and the same head without a body for HEAD."""
+    tick = b"/emulator/v1/debug/tick?count=2&intervalMs=10"
+    fields = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
+    head, _, body = _head_of_stream(emulator.port, b"GET " + tick + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert head == fields + b"transfer-encoding: chunked\r\nconnection: close"
+    assert body.startswith(b"18\r\nid: 0\ndata: {\"tick\":0}\n\n\r\n"), body
+    head, _, body = _head_of_stream(emulator.port, b"GET " + tick + b" HTTP/1.0\r\n\r\n")
+    assert head == fields + b"connection: close"
+    assert body.startswith(b"id: 0\ndata: {\"tick\":0}\n\n"), body
+    head, _, body = _head_of_stream(emulator.port, b"HEAD " + tick + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert head == fields + b"transfer-encoding: chunked\r\nconnection: close"
+    assert body == b""
