@@ -64,7 +64,7 @@ bench-compare: release
 	@scripts/install-deps.sh --bench
 	scripts/bench-compare.sh $(BASELINE) $(BIN_RELEASE)
 
-## perf-count: callgrind's instructions per request (FCM send, /healthz, nghttpd's static file) in one run
+## perf-count: callgrind's instructions per request (FCM send, APNs push, /healthz; HTTP/2 and HTTP/1.1; nghttpd's static file) in one run
 perf-count: release
 	scripts/perf-count.sh $(BIN_RELEASE)
 
