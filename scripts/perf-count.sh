@@ -98,62 +98,54 @@ emulator() {
   emulator_url="http://127.0.0.1:$port"
 }
 
+# on_emulator VARIABLE PATH [h2load options...]: instructions per request for PATH on a fresh
+# emulator, into VARIABLE.
+on_emulator() {
+  local variable=$1 path=$2 count
+  shift 2
+  emulator
+  # Assigned on its own line, so that a failed load stops the script (`set -e`).
+  count=$(per_request "$server_pid" "$emulator_url$path" "$@")
+  stop
+  printf -v "$variable" '%s' "$count"
+}
+
 # The FCM message of `make bench`: token, notification, data, apns.headers and apns.payload, to a
 # device that never connects, so every send is validated, converted, queued and logged.
 fcm_body="$work/fcm-send.json"
 cat > "$fcm_body" <<'JSON'
 {"message":{"token":"bench0000000000000000:APA91bBenchDeviceTokenForTheEmulatorBenchmark0123456789","notification":{"title":"Portugal vs. Denmark","body":"great match!"},"data":{"score":"3x1","customKey":"customValue"},"apns":{"headers":{"apns-priority":"10"},"payload":{"aps":{"badge":1,"sound":"default"}}}}}
 JSON
+fcm_send=(-d "$fcm_body" -H "content-type: application/json")
 
-emulator
-send=$(per_request "$server_pid" "$emulator_url/v1/projects/p/messages:send" \
-  -d "$fcm_body" -H "content-type: application/json" -H "authorization: Bearer perf")
-stop
-
-emulator
-healthz=$(per_request "$server_pid" "$emulator_url/healthz")
-stop
+on_emulator send /v1/projects/p/messages:send "${fcm_send[@]}" -H "authorization: Bearer perf"
+on_emulator healthz /healthz
 
 # HTTP/1.1, which firebase-admin's send() and pyfcm speak (through requests): the same FCM send
 # with the headers firebase-admin adds, and GET /healthz.
 admin_token="ya29.c.b0AXv0zTOa8s1emulatortokenabcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz0123456789"
-emulator
-send_http1=$(per_request "$server_pid" "$emulator_url/v1/projects/p/messages:send" --h1 \
-  -d "$fcm_body" -H "content-type: application/json" -H "authorization: Bearer $admin_token" \
+on_emulator send_http1 /v1/projects/p/messages:send --h1 "${fcm_send[@]}" -H "authorization: Bearer $admin_token" \
   -H "x-goog-api-format-version: 2" -H "x-firebase-client: fire-admin-python/6.9.0" \
-  -H "user-agent: python-requests/2.32.3" -H "accept-encoding: gzip, deflate" -H "accept: */*")
-stop
-
-emulator
-healthz_http1=$(per_request "$server_pid" "$emulator_url/healthz" --h1)
-stop
+  -H "user-agent: python-requests/2.32.3" -H "accept-encoding: gzip, deflate" -H "accept: */*"
+on_emulator healthz_http1 /healthz --h1
 
 # The APNs push of `make bench`: one provider token for every request (its shape is checked, and it is
 # remembered by the connection), to one offline device whose queue Apple's store-one rule keeps at one.
 apns_body="$work/apns-send.json"
 printf '%s' '{"aps":{"alert":{"title":"Portugal vs. Denmark","body":"great match!"},"badge":1,"sound":"default"},"matchId":"42"}' > "$apns_body"
 apns_jwt="eyJhbGciOiJFUzI1NiIsImtpZCI6IlBFUkZLRVkwMDEifQ.eyJpc3MiOiJQRVJGVEVBTTAxIiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
-emulator
-apns=$(per_request "$server_pid" "$emulator_url/3/device/$(printf 'be%.0s' $(seq 32))" -d "$apns_body" \
-  -H "authorization: bearer $apns_jwt" -H "apns-topic: com.example.bench" -H "apns-push-type: alert")
-stop
+apns_path="/3/device/$(printf 'be%.0s' $(seq 32))"
+apns_push=(-d "$apns_body" -H "authorization: bearer $apns_jwt" -H "apns-topic: com.example.bench" -H "apns-push-type: alert")
+on_emulator apns "$apns_path" "${apns_push[@]}"
 
 # The same push with an `apns-id`, as aioapns sends every push (a fresh UUID each; h2load repeats
 # one, so HPACK indexes it after the first: its shape check and echo are counted, the decoding of a
-# new value is not).
-emulator
-apns_with_id=$(per_request "$server_pid" "$emulator_url/3/device/$(printf 'be%.0s' $(seq 32))" -d "$apns_body" \
-  -H "authorization: bearer $apns_jwt" -H "apns-topic: com.example.bench" -H "apns-push-type: alert" \
-  -H "apns-id: 8d6e4a1f-3b2c-4d5e-9f60-7a8b9c0d1e2f")
-stop
-
-# And with every other header a push may carry: priority, expiration, collapse id.
-emulator
-apns_all_headers=$(per_request "$server_pid" "$emulator_url/3/device/$(printf 'be%.0s' $(seq 32))" -d "$apns_body" \
-  -H "authorization: bearer $apns_jwt" -H "apns-topic: com.example.bench" -H "apns-push-type: alert" \
-  -H "apns-id: 8d6e4a1f-3b2c-4d5e-9f60-7a8b9c0d1e2f" -H "apns-priority: 10" -H "apns-expiration: 1800000000" \
-  -H "apns-collapse-id: score-update")
-stop
+# new value is not); and with every other header a push may carry too: priority, expiration,
+# collapse id.
+apns_id=(-H "apns-id: 8d6e4a1f-3b2c-4d5e-9f60-7a8b9c0d1e2f")
+on_emulator apns_with_id "$apns_path" "${apns_push[@]}" "${apns_id[@]}"
+on_emulator apns_all_headers "$apns_path" "${apns_push[@]}" "${apns_id[@]}" \
+  -H "apns-priority: 10" -H "apns-expiration: 1800000000" -H "apns-collapse-id: score-update"
 
 # The reference: nghttpd serving a file with the same body as /healthz.
 mkdir -p "$work/docroot"
