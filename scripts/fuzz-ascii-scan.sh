@@ -11,10 +11,11 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O \
     Sources/ByteCoding/*.swift \
     Tests/Fuzz/ASCIIScanFuzz.swift \
     -o .build/fuzz-ascii-scan
-# Seeds: a device token in both cases, and text that is neither hex nor capitals.
+# Seeds: a device token in both cases, text that is neither hex nor capitals, a header value with controls.
 corpus=.build/fuzz-ascii-scan-corpus
 printf '%s' "bebebebebebebebebebebebebebebebebebebebebebebebebebebebebebebebe" > "$corpus/seed-token"
 printf '%s' "BEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBg" > "$corpus/seed-token-upper"
 printf '%s' "com.example.app-1_x.voip" > "$corpus/seed-bundle"
 printf '%s' "com.example.app/1" > "$corpus/seed-bundle-miss"
+printf 'Bearer ya29.c.b0AX-_~+/= \t\177\r' > "$corpus/seed-field-value"
 exec .build/fuzz-ascii-scan -max_total_time="$seconds" -max_len=4096 "$@" "$corpus"

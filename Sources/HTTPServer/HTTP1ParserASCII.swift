@@ -23,12 +23,6 @@ extension HTTP1Parser {
             return false
         }
 
-        /// field-vchar, SP or HTAB: everything but control characters (NUL, CR, LF, DEL, ...).
-        @inline(__always)
-        static func isFieldValue(_ byte: UInt8) -> Bool {
-            byte == tab || (byte >= 0x20 && byte != 0x7F)
-        }
-
         /// Visible ASCII: a request-target has no spaces, controls or raw non-ASCII bytes.
         @inline(__always)
         static func isTarget(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import ByteCoding
+
 extension HTTP1Parser {
     /// Longest accepted `chunk-size [chunk-ext] CRLF` line; extensions are ignored, so there is no
     /// reason to hold more.
@@ -18,7 +20,7 @@ extension HTTP1Parser {
         guard index < count else { return size }
         while index < count, ASCII.isWhitespace(line[index]) { index += 1 }
         guard index < count, line[index] == ASCII.semicolon else { throw .badRequest("invalid chunk size") }
-        for position in index..<count where !ASCII.isFieldValue(line[position]) {
+        guard ASCIIScan.isFieldValue(UnsafeRawBufferPointer(rebasing: line[index...])) else {
             throw .badRequest("invalid chunk extension")
         }
         return size

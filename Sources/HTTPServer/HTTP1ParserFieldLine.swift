@@ -1,3 +1,5 @@
+import ByteCoding
+
 extension HTTP1Parser {
     /// Where the name and the value of one `field-name ":" OWS field-value OWS` line lie (RFC 9112 §5).
     struct FieldLine {
@@ -27,7 +29,7 @@ extension HTTP1Parser {
             while valueStart < count, ASCII.isWhitespace(line[valueStart]) { valueStart += 1 }
             var valueEnd = count
             while valueEnd > valueStart, ASCII.isWhitespace(line[valueEnd - 1]) { valueEnd -= 1 }
-            for position in valueStart..<valueEnd where !ASCII.isFieldValue(line[position]) {
+            guard ASCIIScan.isFieldValue(UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd])) else {
                 throw .badRequest("invalid character in header value")
             }
             value = valueStart..<valueEnd

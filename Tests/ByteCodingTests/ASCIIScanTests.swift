@@ -2,12 +2,17 @@ import XCTest
 @testable import ByteCoding
 
 /// The vectorizable loops of `ASCIIScan` against the plain definitions, for every ASCII byte value
-/// at the start, middle and end of texts of 1, 7, 33 and 80 bytes.
+/// at the start, middle and end of texts of 1, 7, 33 and 80 bytes, and the field-value check for
+/// every byte value.
 final class ASCIIScanTests: XCTestCase {
     private func plainIsHex(_ bytes: [UInt8]) -> Bool {
         bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
     }
     private func plainHasUppercase(_ bytes: [UInt8]) -> Bool { bytes.contains { (0x41...0x5A).contains($0) } }
+    /// RFC 9110's field-vchar, obs-text, SP and HTAB.
+    private func plainIsFieldValue(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x09 || $0 == 0x20 || (0x21...0x7E).contains($0) || $0 >= 0x80 }
+    }
 
     func testEveryByteInEveryPositionAgreesWithThePlainDefinitions() {
         for length in [1, 7, 33, 80] {
@@ -21,6 +26,24 @@ final class ASCIIScanTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Field values are bytes, not text: every byte value, beyond ASCII too, in every position of
+    /// lengths on both sides of the vector loop's width.
+    func testFieldValueCheckAgreesWithThePlainDefinitionForEveryByte() {
+        for length in [1, 2, 15, 16, 17, 31, 32, 33, 64, 130] {
+            for position in Set([0, 1 % length, length / 2, length - 2 < 0 ? 0 : length - 2, length - 1]) {
+                for value in 0..<256 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(value)
+                    let checked = bytes.withUnsafeBytes { ASCIIScan.isFieldValue($0) }
+                    XCTAssertEqual(checked, plainIsFieldValue(bytes), "\(value) at \(position) of \(length)")
+                }
+            }
+        }
+        XCTAssertTrue(ASCIIScan.isFieldValue(UnsafeRawBufferPointer(start: nil, count: 0)))
+        let value = Array("Bearer ya29.c.b0-_~+/=\t\u{e9}".utf8)
+        XCTAssertTrue(value.withUnsafeBytes { ASCIIScan.isFieldValue($0) })
     }
 
     func testNonASCIITextIsNotHex() {

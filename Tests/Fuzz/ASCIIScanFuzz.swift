@@ -12,6 +12,9 @@ public func fuzzASCIIScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let hasUppercase = units.contains { (0x41...0x5A).contains($0) }
     precondition(ASCIIScan.isHex(text) == isHex, "isHex differs for \(units)")
     precondition(ASCIIScan.hasUppercase(text) == hasUppercase, "hasUppercase differs for \(units)")
+    // Field values are checked as bytes, whatever they decode to.
+    let isFieldValue = bytes.allSatisfy { $0 == 0x09 || $0 == 0x20 || (0x21...0x7E).contains($0) || $0 >= 0x80 }
+    precondition(bytes.withUnsafeBytes { ASCIIScan.isFieldValue($0) } == isFieldValue, "isFieldValue differs for \(bytes)")
     // The input's two halves (and the first against itself) compared a word at a time.
     let half = bytes.count / 2
     let (front, back) = (Array(bytes[..<half]), Array(bytes[half..<(2 * half)]))

@@ -35,6 +35,14 @@ final class HTTP1ParserChunkedTests: XCTestCase {
         XCTAssertEqual(http1Error(head + "1\na\r\n0\r\n\r\n"), .badRequest("line not terminated by CRLF"))
     }
 
+    func testChunkExtensionsAreCheckedForControlCharactersOnly() {
+        for control in ["\u{0}", "\u{1}", "\u{1F}", "\u{7F}", "\r"] {
+            XCTAssertEqual(http1Error(head + "1;a=\(control)b\r\nz\r\n0\r\n\r\n"), .badRequest("invalid chunk extension"))
+        }
+        // Tabs, quotes, bytes beyond ASCII: an extension is ignored, not parsed.
+        XCTAssertEqual(singleHTTP1Request(head + "1 ;a=\"b c\"\t;é\r\nz\r\n0\r\n\r\n")?.body, "z")
+    }
+
     func testChunkSizeOverflowIsABadRequest() {
         XCTAssertEqual(http1Error(head + "10000000000000000\r\n"), .badRequest("chunk size overflow"))
         XCTAssertEqual(http1Error(head + "ffffffffffffffffff\r\n"), .badRequest("chunk size overflow"))
