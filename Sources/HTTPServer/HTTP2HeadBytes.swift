@@ -11,11 +11,12 @@
 /// memory that may be gone, so this server must not register it without keeping these bytes
 /// alive that long.
 ///
-/// A closed stream kept for reuse keeps at most `keptByteCount` (256 bytes for most answers): an
-/// answer may echo a request header of up to the header limit, and a connection's 32 spare
-/// streams must not each hold one.
+/// A closed stream kept for reuse keeps its memory only up to `keptByteCount` (most answers need
+/// the first 256 bytes): an answer may echo a request header of up to the header limit, and a
+/// connection's 32 spare streams must not each hold one.
 struct HTTP2HeadBytes: ~Copyable {
     private var bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// The most a closed stream kept for reuse holds on to.
     static let keptByteCount = 1024
 
     init() {}

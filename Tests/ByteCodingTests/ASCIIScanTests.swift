@@ -32,7 +32,7 @@ final class ASCIIScanTests: XCTestCase {
     /// lengths on both sides of the vector loop's width.
     func testFieldValueCheckAgreesWithThePlainDefinitionForEveryByte() {
         for length in [1, 2, 15, 16, 17, 31, 32, 33, 64, 130] {
-            for position in Set([0, 1 % length, length / 2, length - 2 < 0 ? 0 : length - 2, length - 1]) {
+            for position in Set([0, min(1, length - 1), length / 2, max(0, length - 2), length - 1]) {
                 for value in 0..<256 {
                     var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                     bytes[position] = UInt8(value)
