@@ -127,3 +127,19 @@ def test_a_device_registered_in_another_project_is_found_there(emulator, api):
     push(emulator, apns_token, {"aps": {"alert": "here"}})
     assert devices_with_apns_token(Api(emulator.http, project="apns"), apns_token) == []
     assert [e["payload"] for e in api.connect(token)] == [{"aps": {"alert": "here"}}]
+
+
+def test_a_push_with_hundreds_of_apns_headers_and_no_apns_id_reaches_the_device(emulator, api):
+    """The generated apns-id goes after every apns-* header the push carried: its position once
+    had eight bits, and the 256th header stopped the server."""
+    apns_token = "a6" * 32
+    token = register(api, apns_token)
+    extra = [(f"apns-x-{n}", str(n)) for n in range(300)]
+    with ApnsConnection(emulator) as conn:
+        response = conn.request(apns_headers(JWT, topic=BUNDLE) + extra, {"aps": {"alert": "many"}}, path=f"/3/device/{apns_token}")
+    assert (response.status, response.body) == (200, b""), response
+    [event] = api.connect(token)
+    names = list(event["headers"])
+    assert names == ["apns-topic", "apns-push-type"] + [name for name, _ in extra] + ["apns-id"], names
+    assert event["headers"]["apns-id"] == response.headers["apns-id"]
+    assert emulator.alive()

@@ -31,7 +31,10 @@ public struct APNsNotification: Sendable, Equatable {
     /// A generated `apns-id` and its position among the headers.
     private struct GeneratedID: Sendable, Equatable {
         var uuid: RandomUUID
-        var position: UInt8
+        /// 32 bits, not 8: a provider API push puts the id after all of its `apns-*` headers, and a
+        /// request may carry hundreds (a `UInt8` trapped at the 256th). 32 bits leave a queued
+        /// notification's size in memory as it was.
+        var position: UInt32
     }
 
     /// Makes a notification, serializing `payload`.
@@ -49,7 +52,8 @@ public struct APNsNotification: Sendable, Equatable {
     /// put in at `position`.
     init(fields: [HeaderField], generatedID uuid: RandomUUID, at position: Int, payloadBytes: [UInt8]) {
         self.init(headers: fields, payloadBytes: payloadBytes)
-        generatedID = GeneratedID(uuid: uuid, position: UInt8(position))
+        // Clamped, never above the real position: no array of headers has four billion entries.
+        generatedID = GeneratedID(uuid: uuid, position: UInt32(clamping: position))
     }
 
     /// Equal headers, as read, and payloads: a generated `apns-id` equals the same text given.

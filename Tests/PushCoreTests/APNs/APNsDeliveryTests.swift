@@ -65,6 +65,17 @@ final class APNsDeliveryTests: XCTestCase {
         XCTAssertEqual(event.origin, .apns)
     }
 
+    /// The generated id's position once had eight bits: the 256th header trapped.
+    func testAGeneratedIDFollowsHundredsOfAPNsHeaders() {
+        let core = makeCore()
+        register(core, apnsToken: apnsToken)
+        let extra = (0..<300).map { HeaderField("apns-x-\($0)", "\($0)") }
+        guard case .accepted = sendAPNs(core, extra) else { return XCTFail("not accepted") }
+        let event = try! core.connect(project: "demo", token: "device-1").get().compactMap(\.notification)[0]
+        XCTAssertEqual(event.headers.map(\.name), ["apns-topic"] + extra.map(\.name) + ["apns-id"])
+        XCTAssertEqual(event.headers.last?.value.count, 36)
+    }
+
     func testTheProjectIsTheDevicesOrTheDefault() {
         let core = makeCore()
         XCTAssertEqual(
