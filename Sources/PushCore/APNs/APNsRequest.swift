@@ -137,7 +137,16 @@ extension APNsRequest {
     /// when it had none — and the payload as sent.
     public func notification(payload: [UInt8], context: DeliveryContext) -> APNsNotification {
         var fields = headers
-        if topic == nil { fields.append(HeaderField(lowercaseName: "apns-topic", context.bundleID)) }
+        if topic == nil {
+            let bundleTopic = HeaderField(lowercaseName: "apns-topic", context.bundleID)
+            // An empty `apns-topic` (let through under `--apns-auth off`) gives way to it: the
+            // device's headers are a JSON object, where a name may appear once.
+            if let empty = fields.firstIndex(where: { $0.name == "apns-topic" }) {
+                fields[empty] = bundleTopic
+            } else {
+                fields.append(bundleTopic)
+            }
+        }
         guard apnsID == nil else { return APNsNotification(headers: fields, payloadBytes: payload) }
         return APNsNotification(
             fields: fields, generatedID: context.generatedAPNsID, at: fields.count, payloadBytes: payload)

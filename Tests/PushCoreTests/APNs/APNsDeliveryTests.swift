@@ -76,6 +76,24 @@ final class APNsDeliveryTests: XCTestCase {
         XCTAssertEqual(event.headers.last?.value.count, 36)
     }
 
+    /// Under `--apns-auth off` an empty `apns-topic` passes; the device gets its bundle id in its
+    /// place, not a second `apns-topic` (its headers are a JSON object).
+    func testAnEmptyTopicGivesWayToTheDevicesBundleID() throws {
+        let core = makeCore()
+        let device = register(core, apnsToken: apnsToken)
+        var request = try APNsRequest(
+            deviceToken: apnsToken, headers: [HeaderField("apns-topic", ""), HeaderField("apns-push-type", "alert")],
+            requiresTopic: false)
+        let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        try request.checkPayload(body)
+        _ = core.send(project: "demo", target: .apnsToken(apnsToken), origin: .apns, requestBody: body) {
+            context -> Result<APNsNotification, APNsReason> in .success(request.notification(payload: body, context: context))
+        }
+        let event = try XCTUnwrap(core.connect(project: "demo", token: "device-1").get().compactMap(\.notification).first)
+        XCTAssertEqual(event.headers.map(\.name), ["apns-topic", "apns-push-type", "apns-id"])
+        XCTAssertEqual(event.headers.first?.value, device.bundleID)
+    }
+
     func testTheProjectIsTheDevicesOrTheDefault() {
         let core = makeCore()
         XCTAssertEqual(
