@@ -19,11 +19,14 @@ struct HTTP2SkippedStreamIDs {
             return !gaps.contains { $0.contains(id) }
         }
         // Client ids are odd: the next one expected is highest + 2 (1 at first). An even id is
-        // nghttp2's to refuse; it leaves no gap of its own.
-        let next = highest == 0 ? 1 : highest &+ 2
-        if id >= next &+ 2 {
+        // nghttp2's to refuse; it leaves no gap of its own. Counted in `Int`: next to the largest
+        // id (2^31 - 1), highest + 2 and next + 2 do not fit an `Int32` (wrapped, they made a
+        // range whose bounds were the wrong way round, and the server trapped).
+        let next = highest == 0 ? 1 : Int(highest) + 2
+        if Int(id) >= next + 2 {
             if gaps.count == capacity { gaps.removeFirst() }
-            gaps.append(next...(id &- 2))
+            // Both bounds fit: next <= id - 2 < Int32.max.
+            gaps.append(Int32(next)...(id - 2))
         }
         highest = id
         return true

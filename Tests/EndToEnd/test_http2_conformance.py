@@ -114,6 +114,16 @@ def test_trailers_and_later_streams_after_a_gap_are_still_served(client):
         assert goaway(frames) is None
 
 
+def test_stream_ids_next_to_the_largest_are_served(client, emulator):
+    """Streams 2^31 - 3 and 2^31 - 1, the largest id: the gap check once counted past the largest
+    id in 32 bits, and the second stream stopped the server."""
+    for stream_id in (2**31 - 3, 2**31 - 1):
+        client.headers(stream_id, end_stream=True)
+        frames = client.response_complete(stream_id)
+        assert any(f[0] == HEADERS and f[2] == stream_id for f in frames if f[0] != "EOF"), frames
+    assert emulator.alive()
+
+
 def test_a_priority_frame_that_depends_on_its_own_stream_is_a_protocol_error(client):
     """5.3.1/2"""
     client.send(frame(PRIORITY, 0, 1, struct.pack(">IB", 1, 15)))

@@ -20,6 +20,14 @@ import Testing
         #expect(use([2, 0, 4, Int32.max, Int32.max - 2]) == [true, true, true, true, false])
     }
 
+    /// Next to the largest id, the id expected after the highest does not fit 32 bits: counted
+    /// in them, it wrapped, and the gap's range was built the wrong way round (a trap).
+    @Test func idsNextToTheLargestNeverTrap() {
+        #expect(use([Int32.max - 2, Int32.max, Int32.max - 2]) == [true, true, true])
+        #expect(use([Int32.max - 4, Int32.max, Int32.max - 2]) == [true, true, false])
+        #expect(use([1, Int32.max, Int32.max - 2, 3]) == [true, true, false, false])
+    }
+
     @Test func onlyTheLatestGapsAreRemembered() {
         // Each id skips the one before it: 40 gaps, of which the oldest are forgotten.
         let ids = (0..<40).map { Int32(1 + 4 * $0) }
