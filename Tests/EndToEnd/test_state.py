@@ -87,6 +87,24 @@ def test_a_refused_snapshot_changes_nothing(start_emulator):
     assert export(api) == snapshot
 
 
+def test_a_log_entry_naming_billions_of_deliveries_is_read_at_once(start_emulator):
+    """An imported log entry may name a range of 2^53 delivery numbers: reading the log once walked
+    every number with the project's lock held, and the server stopped answering anything."""
+    emulator = start_emulator()
+    api = Api(emulator.http)
+    token = api.register(token="device-one")
+    for n in range(2):
+        assert api.send({"token": token, "data": {"n": str(n)}})[0] == 200
+    snapshot = export(api)
+    snapshot["projects"][0]["messageLog"][0]["deliveryCount"] = 9007199254740000
+    assert api.call("PUT", STATE, snapshot, {"Content-Type": "application/json"})[0] == 200
+    # Api.call gives up after 20 s: the old walk never ended.
+    status, body = api.call("GET", f"/emulator/v1/projects/{api.project}/messages")
+    assert status == 200, body
+    assert [len(m["deliveries"]) for m in body["messages"]] == [1, 2]
+    assert api.call("GET", "/healthz")[0] == 200
+
+
 def test_export_on_exit_writes_on_sigterm_and_import_restores_it(start_emulator):
     directory = tempfile.mkdtemp(prefix="push-emulator-state-")
     path = os.path.join(directory, "state.json")

@@ -46,6 +46,15 @@ struct DeliveryStore: Sendable {
         }
     }
 
+    /// The stored deliveries whose numbers are in `range`, in number order. Found by bisection at
+    /// both ends, so a range costs what it holds: a log entry's range may name deliveries long
+    /// dropped, or (from an imported state) billions never stored, which a lookup per number walked.
+    func deliveries(numbered range: Range<Int>) -> Slice<ChunkedArray<Delivery>> {
+        let start = numbers.partitioningIndex { $0 >= range.lowerBound }
+        let end = numbers.partitioningIndex { $0 >= range.upperBound }
+        return deliveries[start.position(in: ChunkedArray<Delivery>.self)..<end.position(in: ChunkedArray<Delivery>.self)]
+    }
+
     /// Stores a new delivery, numbered above every one stored so far. A send stores its deliveries
     /// this way: through the subscript each would be copied into an optional first.
     mutating func append(_ delivery: consuming Delivery) {

@@ -117,7 +117,7 @@ struct MessageLog: Sendable {
                 LoggedMessage(
                     messageID: entry.name.messageID,
                     name: entry.name.text, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
-                    requestBody: entry.requestBody, deliveries: entry.deliveryNumbers.compactMap { deliveries[$0] },
+                    requestBody: entry.requestBody, deliveries: Array(deliveries.deliveries(numbered: entry.deliveryNumbers)),
                     sequence: entry.sequence)
             },
             nextPageToken: nextPageToken)
@@ -150,7 +150,7 @@ struct MessageLog: Sendable {
     private static func matches(_ entry: Entry, _ filter: MessageLogFilter, deliveries: DeliveryStore) -> Bool {
         if let topic = filter.topic, !entry.target.names(topic: topic) { return false }
         guard filter.token != nil || filter.state != nil else { return true }
-        let found = entry.deliveryNumbers.lazy.compactMap { deliveries[$0] }
+        let found = deliveries.deliveries(numbered: entry.deliveryNumbers)
         if let token = filter.token {
             let addressed = entry.target == .token(token) || entry.target == .fid(token)
             guard addressed || found.contains(where: { $0.token == token }) else { return false }

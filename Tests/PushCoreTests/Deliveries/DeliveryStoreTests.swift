@@ -33,6 +33,21 @@ final class DeliveryStoreTests: XCTestCase {
         XCTAssertEqual(store[13]?.number, 13)
     }
 
+    func testTheDeliveriesOfANumberRangeAreTheStoredOnesInIt() {
+        var store = DeliveryStore(chunkCapacity: 2)
+        for number in [3, 5, 8, 13, 21] { store[number] = delivery(number) }
+        store[8] = nil
+        func numbers(_ range: Range<Int>) -> [Int] { store.deliveries(numbered: range).map(\.number) }
+        XCTAssertEqual(numbers(4..<14), [5, 13])
+        XCTAssertEqual(numbers(3..<5), [3])
+        XCTAssertEqual(numbers(8..<9), [])
+        XCTAssertEqual(numbers(0..<3), [])
+        XCTAssertEqual(numbers(22..<30), [])
+        XCTAssertEqual(numbers(5..<5), [])
+        // A range of billions costs two bisections, not a lookup per number.
+        XCTAssertEqual(numbers(1..<(1 << 53)), [3, 5, 13, 21])
+    }
+
     func testHistoryStartsPendingAndGrowsWithEachMove() {
         var made = delivery(1)
         XCTAssertEqual(made.history, [DeliveryTransition(state: .pending, at: Timestamp(secondsSinceEpoch: 100))])

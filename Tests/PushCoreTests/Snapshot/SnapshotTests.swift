@@ -170,6 +170,24 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(restored.exportStateBytes(), bytes)
     }
 
+    /// A log entry's deliveries are a range of numbers, and an imported one may name billions:
+    /// reading the log walked every number in it (for ever, with the project's lock held).
+    func testALogEntryThatNamesBillionsOfDeliveriesReadsBackAtOnce() throws {
+        let core = makeCore()
+        register(core)
+        sendFCM(core)
+        sendFCM(core)
+        var snapshot = core.exportState()
+        snapshot.set(["projects", 0, "messageLog", 0, "deliveryCount"], .number("9007199254740000"))
+        let restored = makeCore()
+        try restored.importState(snapshot)
+        // Newest first: the first send's entry now names the second send's delivery too.
+        let deliveries = try restored.messages(project: "demo").items.map { $0.deliveries.map(\.number) }
+        XCTAssertEqual(deliveries, [[2], [1, 2]])
+        let pending = try restored.messages(project: "demo", filter: MessageLogFilter(state: .pending)).items
+        XCTAssertEqual(pending.count, 2)
+    }
+
     func testTimestampsReadBackAsWritten() {
         for milliseconds: Int64 in [0, 1, 250, fixedWallTime, fixedWallTime + 7, -1, -86_400_001, Timestamp.earliest.millisecondsSinceEpoch, Timestamp.latest.millisecondsSinceEpoch] {
             let timestamp = Timestamp(millisecondsSinceEpoch: milliseconds)
