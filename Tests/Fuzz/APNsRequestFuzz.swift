@@ -145,7 +145,7 @@ private enum PlainRules {
         }
         if token.isEmpty { return .missingDeviceToken }
         let count = token.utf8.count
-        guard count >= 2, count <= 512, count % 2 == 0, token.utf8.allSatisfy(isHexDigit) else { return .badDeviceToken }
+        guard count >= 2, count <= 512, count % 2 == 0, token.utf8.allSatisfy(\.isHexDigit) else { return .badDeviceToken }
         return nil
     }
 
@@ -154,21 +154,18 @@ private enum PlainRules {
         guard bytes.count == 36 else { return false }
         for (position, byte) in bytes.enumerated() {
             let isDash = [8, 13, 18, 23].contains(position)
-            guard isDash ? byte == UInt8(ascii: "-") : isHexDigit(byte) else { return false }
+            guard isDash ? byte == UInt8(ascii: "-") : byte.isHexDigit else { return false }
         }
         return true
     }
 
+    static let bundleIDBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_".utf8)
+
     static func isBundleID(_ topic: String) -> Bool {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_".utf8)
-        return topic.utf8.count <= 255 && !topic.hasPrefix(".") && !topic.hasSuffix(".") && topic.utf8.allSatisfy(allowed.contains)
+        topic.utf8.count <= 255 && !topic.hasPrefix(".") && !topic.hasSuffix(".") && topic.utf8.allSatisfy(bundleIDBytes.contains)
     }
 
     static func isDigits(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    }
-
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        Set("0123456789abcdefABCDEF".utf8).contains(byte)
     }
 }
