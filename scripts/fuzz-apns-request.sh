@@ -35,7 +35,4 @@ for word in authorization apns-id apns-topic apns-priority apns-push-type apns-e
 done
 printf 'leak:FCMSchema\n' > .build/fuzz-apns-request.supp
 export LSAN_OPTIONS="suppressions=.build/fuzz-apns-request.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-mkdir -p .build/fuzz-apns-request-artifacts
-exec .build/fuzz-apns-request -artifact_prefix=.build/fuzz-apns-request-artifacts/ -max_total_time="$seconds" -max_len=8192 -dict="$dict" "$@" "$corpus"
+exec scripts/run-fuzz-target.sh apns-request "$seconds" -max_len=8192 -dict="$dict" "$@"

@@ -18,7 +18,4 @@ printf '%s' "BEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBEBg" >
 printf '%s' "com.example.app-1_x.voip" > "$corpus/seed-bundle"
 printf '%s' "com.example.app/1" > "$corpus/seed-bundle-miss"
 printf 'Bearer ya29.c.b0AX-_~+/= \t\177\r' > "$corpus/seed-field-value"
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-mkdir -p .build/fuzz-ascii-scan-artifacts
-exec .build/fuzz-ascii-scan -artifact_prefix=.build/fuzz-ascii-scan-artifacts/ -max_total_time="$seconds" -max_len=4096 "$@" "$corpus"
+exec scripts/run-fuzz-target.sh ascii-scan "$seconds" -max_len=4096 "$@"

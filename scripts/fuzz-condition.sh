@@ -23,7 +23,4 @@ printf '%s' "!(('a_b.c~d%e' in topics	&&
 'f' in topics) || 'g' in topics)" > "$corpus/seed-whitespace"
 printf '%s' "'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics" > "$corpus/seed-five"
 printf '%s' "('a' in topic & 'b c' in topics | news" > "$corpus/seed-broken"
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-mkdir -p .build/fuzz-condition-artifacts
-exec .build/fuzz-condition -artifact_prefix=.build/fuzz-condition-artifacts/ -max_total_time="$seconds" -max_len=4096 "$@" "$corpus"
+exec scripts/run-fuzz-target.sh condition "$seconds" -max_len=4096 "$@"

@@ -39,7 +39,4 @@ done
 # not recognize as a reference. Only allocations made while building the schema are suppressed.
 printf 'leak:FCMSchema\n' > .build/fuzz-fcm-decode.supp
 export LSAN_OPTIONS="suppressions=.build/fuzz-fcm-decode.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-mkdir -p .build/fuzz-fcm-decode-artifacts
-exec .build/fuzz-fcm-decode -artifact_prefix=.build/fuzz-fcm-decode-artifacts/ -max_total_time="$seconds" -max_len=4096 -dict="$dict" "$@" "$corpus"
+exec scripts/run-fuzz-target.sh fcm-decode "$seconds" -max_len=4096 -dict="$dict" "$@"

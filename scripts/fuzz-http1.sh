@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 [ $# -gt 0 ] && shift
-mkdir -p .build/fuzz-http1-corpus .build/fuzz-http1-artifacts
+mkdir -p .build/fuzz-http1-corpus
 scripts/build-fuzz-modules.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
     -I .build/fuzz-modules -L .build/fuzz-modules -lByteCoding -lLocking \
@@ -41,6 +41,4 @@ cat > .build/fuzz-http1.dict <<'DICT'
 ";ext=1"
 "0\x0D\x0A\x0D\x0A"
 DICT
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-exec .build/fuzz-http1 -dict=.build/fuzz-http1.dict -max_total_time="$seconds" -artifact_prefix=.build/fuzz-http1-artifacts/ "$@" .build/fuzz-http1-corpus
+exec scripts/run-fuzz-target.sh http1 "$seconds" -dict=.build/fuzz-http1.dict "$@"

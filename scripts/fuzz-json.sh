@@ -14,7 +14,4 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O \
 printf '%s' '{"message":{"token":"t","data":{"a":"1"},"notification":{"title":"x\u00e9\ud83d\ude00"}},"validate_only":true}' \
     > .build/fuzz-json-corpus/seed-fcm.json
 printf '%s' '[1,-0.5e10,true,false,null,{"":[]},"\\n\\"\\/"]' > .build/fuzz-json-corpus/seed-values.json
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-mkdir -p .build/fuzz-json-artifacts
-exec .build/fuzz-json -artifact_prefix=.build/fuzz-json-artifacts/ -max_total_time="$seconds" -max_len=4096 "$@" .build/fuzz-json-corpus
+exec scripts/run-fuzz-target.sh json "$seconds" -max_len=4096 "$@"

@@ -40,7 +40,4 @@ dict=.build/fuzz-provider-token.dict
 for word in alg kid iss iat typ ES256 JWT; do
     printf '"\\"%s\\""\n' "$word" >> "$dict"
 done
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-mkdir -p .build/fuzz-provider-token-artifacts
-exec .build/fuzz-provider-token -artifact_prefix=.build/fuzz-provider-token-artifacts/ -max_total_time="$seconds" -max_len=1024 -dict="$dict" "$@" "$corpus"
+exec scripts/run-fuzz-target.sh provider-token "$seconds" -max_len=1024 -dict="$dict" "$@"

@@ -28,7 +28,4 @@ for name in kind version clock offsetSeconds counters nextMessageId nextDelivery
 done
 printf 'leak:FCMSchema\n' > .build/fuzz-state-import.supp
 export LSAN_OPTIONS="suppressions=.build/fuzz-state-import.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-# The Swift backtracer can hang symbolicating under ASan; the fatalError message says what broke.
-export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-mkdir -p .build/fuzz-state-import-artifacts
-exec .build/fuzz-state-import -artifact_prefix=.build/fuzz-state-import-artifacts/ -max_total_time="$seconds" -max_len=8192 -dict="$dict" "$@" "$corpus"
+exec scripts/run-fuzz-target.sh state-import "$seconds" -max_len=8192 -dict="$dict" "$@"
