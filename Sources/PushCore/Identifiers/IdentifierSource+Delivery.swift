@@ -19,8 +19,10 @@ extension IdentifierSource {
             default: break
             }
         }
-        let isNowOrNever = expiration == "0"
-        let seconds = isNowOrNever ? nil : expiration.flatMap(\.int64Value)
+        let seconds = expiration.flatMap(\.int64Value)
+        // The header is a number: any spelling of 0 (`00` too) is "deliver now or never", not
+        // the epoch, which would expire the notification even for a connected device.
+        let isNowOrNever = seconds == 0
         let expiresAt =
             isNowOrNever
             ? now

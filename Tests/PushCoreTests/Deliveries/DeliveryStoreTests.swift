@@ -76,7 +76,7 @@ final class DeliveryStoreTests: XCTestCase {
         let now = Timestamp(millisecondsSinceEpoch: 1_700_000_000_250)
         let texts: [String?] = [
             "1800000000", "1800000000", "1800000001", nil, "", "", "0", "1800000001", "abc", "abc",
-            "-5", "9000000000000", "9000000000000", "1800000000", nil, "0", "0",
+            "-5", "9000000000000", "9000000000000", "1800000000", nil, "0", "0", "00", "000",
         ]
         for text in texts {
             var headers = [HeaderField("apns-push-type", "alert")]
@@ -84,13 +84,14 @@ final class DeliveryStoreTests: XCTestCase {
             let made = identifiers.makeDelivery(
                 APNsNotification(headers: headers, payload: JSONObject()), messageName: MessageName(project: "demo", id: 1), device: device,
                 origin: .fcm, now: now)
+            let isZero = text.flatMap { Int64($0) } == 0
             let expected =
-                text == "0"
+                isZero
                 ? now
                 : text.flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
                     ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
             XCTAssertEqual(made.expiresAt, expected, "\(text ?? "none")")
-            XCTAssertEqual(made.isNowOrNever, text == "0")
+            XCTAssertEqual(made.isNowOrNever, isZero, "\(text ?? "none")")
         }
     }
 

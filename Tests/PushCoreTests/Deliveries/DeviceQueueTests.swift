@@ -180,6 +180,19 @@ final class DeviceQueueTests: XCTestCase {
             sendFCM(core, headers: [HeaderField("apns-expiration", "0")]).sent?.deliveries(in: core).map(\.state), [.delivered])
     }
 
+    /// `00` is the number 0 as well: now or never, not the epoch (which expired the notification
+    /// even for a connected device).
+    func testExpirationZeroSpelledWithTwoDigitsIsNowOrNever() {
+        let core = makeCore()
+        register(core)
+        XCTAssertEqual(
+            sendFCM(core, headers: [HeaderField("apns-expiration", "00")]).sent?.deliveries(in: core).map(\.state), [.dropped])
+        let stream = try! core.attachStream(project: "demo", token: "device-1") { $1.finish(sent: true) }.get()
+        defer { stream.close() }
+        XCTAssertEqual(
+            sendFCM(core, headers: [HeaderField("apns-expiration", "00")]).sent?.deliveries(in: core).map(\.state), [.delivered])
+    }
+
     func testSameCollapseIDKeepsOnlyTheNewest() {
         let core = makeCore()
         register(core)
