@@ -1,12 +1,12 @@
 /// The APNs provider API's way in: its path names a device token, not a project.
 extension PushEmulatorCore {
-    /// Where an APNs send goes: the project of the device with this APNs token — looked for in
-    /// `defaultProject` first, then in the others by name — or, for a token no device has,
-    /// `defaultProject` (where lenient mode registers it); with the device found, for
-    /// `send(knownDevice:)`.
-    /// - Returns: the project and device, or Unregistered (with the uninstall time) for a token
-    ///   whose device was deleted, or DeviceTokenNotForTopic when the device's bundle id is not
-    ///   `bundleID`.
+    /// Where an APNs send goes: the project of the device with this APNs token and the topic's
+    /// bundle id — looked for in `defaultProject` first, then in the others by name — or, for a
+    /// token no device has, `defaultProject` (where lenient mode registers it); with the device
+    /// found, for `send(knownDevice:)`.
+    /// - Returns: the project and device, or, when no project has such a device,
+    ///   DeviceTokenNotForTopic if one has a device with the token and another bundle id, else
+    ///   Unregistered (with the uninstall time) if one has deleted a device with the token.
     public func apnsRecipient(
         deviceToken: String, bundleID: String?, defaultProject: String
     ) -> Result<APNsRecipient, APNsRecipientError> {
@@ -20,10 +20,23 @@ extension PushEmulatorCore {
                     found.map { APNsRecipient(project: id, device: $0) }
                 }
             }
-            if let found = lookup(in: defaultProject) { return found }
-            for id in state.projects.keys.sorted() where id != defaultProject {
-                if let found = lookup(in: id) { return found }
+            // Registration keeps an APNs token unique within a project only: a device that can
+            // take the push wins over another project's deleted device or device of another app.
+            var refusal: APNsRecipientError?
+            func found(in id: String) -> APNsRecipient? {
+                switch lookup(in: id) {
+                case .success(let recipient)?: return recipient
+                case .failure(let reason)?:
+                    if refusal == nil || reason == .notForTopic { refusal = reason }
+                    return nil
+                case nil: return nil
+                }
             }
+            if let recipient = found(in: defaultProject) { return .success(recipient) }
+            for id in state.projects.keys.sorted() where id != defaultProject {
+                if let recipient = found(in: id) { return .success(recipient) }
+            }
+            if let refusal { return .failure(refusal) }
             return .success(APNsRecipient(project: defaultProject, device: nil))
         }
     }

@@ -94,6 +94,34 @@ final class APNsDeliveryTests: XCTestCase {
         XCTAssertEqual(event.headers.first?.value, device.bundleID)
     }
 
+    /// Registration keeps an APNs token unique within a project only. A device that can take the
+    /// push wins over a deleted device with the token, or one of another app, in a project looked
+    /// at before it (the first refusal used to be the answer: 410 with a live device elsewhere).
+    func testADeviceThatCanTakeThePushWinsOverOtherProjectsRefusals() {
+        let core = makeCore()
+        let since = Timestamp(millisecondsSinceEpoch: fixedWallTime)
+        register(core, token: "device-a", apnsToken: apnsToken, project: "proj-a")
+        register(core, token: "device-b", apnsToken: apnsToken, project: "proj-b")
+        register(core, token: "device-c", apnsToken: apnsToken, project: "proj-c")
+        _ = core.uninstallDevice(project: "proj-a", token: "device-a")
+        _ = core.updateDevice(project: "proj-b", token: "device-b", bundleID: "com.other.app")
+        XCTAssertEqual(
+            core.apnsRecipient(deviceToken: apnsToken, bundleID: "com.example.app", defaultProject: "apns"),
+            .success(APNsRecipient(project: "proj-c", device: KnownDevice(token: "device-c"))))
+        XCTAssertEqual(
+            core.apnsRecipient(deviceToken: apnsToken, bundleID: "com.other.app", defaultProject: "proj-c"),
+            .success(APNsRecipient(project: "proj-b", device: KnownDevice(token: "device-b"))))
+        // With no device to take it: one of another app says more than a deleted one.
+        _ = core.uninstallDevice(project: "proj-c", token: "device-c")
+        XCTAssertEqual(
+            core.apnsRecipient(deviceToken: apnsToken, bundleID: "com.example.app", defaultProject: "apns"),
+            .failure(.notForTopic))
+        _ = core.uninstallDevice(project: "proj-b", token: "device-b")
+        XCTAssertEqual(
+            core.apnsRecipient(deviceToken: apnsToken, bundleID: "com.example.app", defaultProject: "apns"),
+            .failure(.unregistered(since: since)))
+    }
+
     func testTheProjectIsTheDevicesOrTheDefault() {
         let core = makeCore()
         XCTAssertEqual(
