@@ -17,12 +17,12 @@ struct ProjectState: Sendable {
     let derivedSenderID: String
     var devices = DeviceTable()
     var tokenByAPNsToken = TokenTable<String>()
-    var uninstalledTokens: [String: Timestamp] = [:]
-    var uninstalledAPNsTokens: [String: Timestamp] = [:]
+    var uninstalledTokens = TokenTable<Timestamp>()
+    var uninstalledAPNsTokens = TokenTable<Timestamp>()
     /// The message log sequences of uninstalled devices (`Device.messageLogSequences`), by token:
     /// their messages still match the log's `token` filter, and a device registered again with
     /// the token carries on with them.
-    var messageLogSequencesOfUninstalled: [String: ChunkedArray<Int>] = [:]
+    var messageLogSequencesOfUninstalled = TokenTable<ChunkedArray<Int>>()
     var deliveries = DeliveryStore()
     /// The expiry of every stored delivery, earliest first, so that a read expires what is due
     /// without visiting the rest. Entries of deliveries that have left their queue since

@@ -5,13 +5,13 @@ import ByteCoding
 /// Every send to a token looks its device up, and `String` feeds all of a token's bytes
 /// (~80) through SipHash: that cost more than the rest of the lookup. The digest reads the
 /// bytes a word at a time (`ASCIIDigest`); the `Hasher` then mixes only the digest, still with its per-process
-/// seed. Equality is on the whole token, so a dictionary behaves as if keyed by the string.
-/// Tokens are not secret and the emulator is local: keys chosen to collide could slow their
-/// own lookups, nothing more.
+/// seed. Tokens are not secret and the emulator is local: keys chosen to collide could slow
+/// their own lookups, nothing more.
 ///
-/// `String` equality is canonical equivalence, under which a few non-ASCII strings equal ASCII
-/// ones (the Kelvin sign equals `K`), with different bytes: a non-ASCII token gets the digest
-/// `unhashed`, and `DeviceTable` finds it by comparing strings.
+/// Equality is on the token's bytes, as FCM and APNs compare tokens, not `String`'s canonical
+/// equivalence, under which a few non-ASCII strings equal ASCII ones with other bytes (the
+/// Kelvin sign equals `K`): such a spelling of a stored token names no device, and is refused as
+/// malformed like any other non-ASCII token. A non-ASCII token gets the digest `unhashed`.
 struct TokenKey: Hashable, Sendable {
     /// The token itself.
     let token: String
@@ -27,7 +27,11 @@ struct TokenKey: Hashable, Sendable {
     }
 
     static func == (lhs: TokenKey, rhs: TokenKey) -> Bool {
-        lhs.digest == rhs.digest && lhs.token == rhs.token
+        guard lhs.digest == rhs.digest else { return false }
+        // Equal digests other than `unhashed` mean two ASCII tokens, and for those `String`'s
+        // equality is a comparison of bytes, the fastest there is.
+        guard lhs.digest == unhashed else { return lhs.token == rhs.token }
+        return lhs.token.utf8.elementsEqual(rhs.token.utf8)
     }
 
     func hash(into hasher: inout Hasher) {

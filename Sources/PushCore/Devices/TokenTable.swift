@@ -2,9 +2,9 @@
 typealias DeviceTable = TokenTable<Device>
 
 /// Values by token (an FCM registration token, an APNs device token): a dictionary keyed by
-/// `TokenKey`, read and changed by the token string as a `[String: Value]` would be, but
-/// hashing a token by its digest rather than by `String`'s hash (several hundred instructions
-/// for a token of 64 or more bytes, and a send looks its token up more than once).
+/// `TokenKey`, read and changed by the token string, hashing a token by its digest rather than
+/// by `String`'s hash (several hundred instructions for a token of 64 or more bytes, and a send
+/// looks its token up more than once) and comparing tokens byte for byte.
 struct TokenTable<Value: Sendable>: Sendable {
     /// The position of a stored value, valid until a value is inserted or removed.
     typealias Index = Dictionary<TokenKey, Value>.Index
@@ -33,9 +33,7 @@ struct TokenTable<Value: Sendable>: Sendable {
 
     /// The position of the value for `key`'s token, the key made before (`KnownDevice`).
     func index(forKey key: TokenKey) -> Index? {
-        // A non-ASCII token is found by comparing strings (`key(for:)`).
-        guard key.digest != TokenKey.unhashed else { return index(forKey: key.token) }
-        return storage.index(forKey: key)
+        storage.index(forKey: key)
     }
 
     /// The token of the value at `index`.
@@ -48,13 +46,18 @@ struct TokenTable<Value: Sendable>: Sendable {
         storage.removeValue(forKey: key(for: token))
     }
 
-    /// The key to look `token` up by. Stored tokens are ASCII (every way of adding a device checks
-    /// `RegistrationToken.isWellFormed` or `APNsDeviceToken.isWellFormed`), but a non-ASCII token
-    /// may still equal one as a string: it is looked for by comparing strings, as
-    /// `[String: Value]` would find it.
+    /// True when no value is stored.
+    var isEmpty: Bool { storage.isEmpty }
+
+    /// Every token with its value, in no order.
+    var entries: [(token: String, value: Value)] { storage.map { ($0.key.token, $0.value) } }
+
+    /// Removes every value.
+    mutating func removeAll() {
+        storage.removeAll()
+    }
+
     private func key(for token: String) -> TokenKey {
-        let key = TokenKey(token)
-        guard key.digest == TokenKey.unhashed else { return key }
-        return storage.keys.first { $0.token == token } ?? key
+        TokenKey(token)
     }
 }

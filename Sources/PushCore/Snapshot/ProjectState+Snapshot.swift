@@ -11,7 +11,7 @@ extension ProjectState {
     /// deliveries by number, ...), so that equal states give equal snapshots. Open streams are left out.
     func snapshot(at now: Timestamp) -> JSONValue {
         func number(_ value: Int) -> JSONValue { .number(String(value)) }
-        let uninstalled = uninstalledTokens.sorted { $0.key < $1.key }.map { token, at in
+        let uninstalled = uninstalledTokens.entries.sorted { $0.token < $1.token }.map { token, at in
             JSONValue.object(JSONObject([
                 JSONObject.Member(key: "token", value: .string(token)),
                 JSONObject.Member(key: "uninstalledAt", value: .string(at.rfc3339)),
@@ -20,7 +20,7 @@ extension ProjectState {
                     value: .array((messageLogSequencesOfUninstalled[token].map(Array.init) ?? []).map(number))),
             ]))
         }
-        let uninstalledAPNs = uninstalledAPNsTokens.sorted { $0.key < $1.key }.map { apnsToken, at in
+        let uninstalledAPNs = uninstalledAPNsTokens.entries.sorted { $0.token < $1.token }.map { apnsToken, at in
             JSONValue.object(JSONObject([
                 JSONObject.Member(key: "apnsToken", value: .string(apnsToken)),
                 JSONObject.Member(key: "uninstalledAt", value: .string(at.rfc3339)),
@@ -109,6 +109,9 @@ extension ProjectState {
 
         for entry in try reader.objects("uninstalledTokens", keys: ["token", "uninstalledAt", "messageLogSequences"]) {
             let token = try entry.string("token")
+            guard RegistrationToken.isWellFormed(token) else {
+                throw entry.error("token", "is not a well-formed registration token")
+            }
             guard devices[token] == nil, uninstalledTokens[token] == nil else {
                 throw entry.error("token", "\(token) is listed twice, or is also a registered device")
             }
@@ -122,6 +125,10 @@ extension ProjectState {
         }
         for entry in try reader.objects("uninstalledApnsTokens", keys: ["apnsToken", "uninstalledAt"]) {
             let apnsToken = try entry.string("apnsToken")
+            // As a device's: pushes look the token up in lowercase.
+            guard APNsDeviceToken.isWellFormed(apnsToken), APNsDeviceToken.normalized(apnsToken) == apnsToken else {
+                throw entry.error("apnsToken", "must be an APNs device token in lowercase hex")
+            }
             guard tokenByAPNsToken[apnsToken] == nil, uninstalledAPNsTokens[apnsToken] == nil else {
                 throw entry.error("apnsToken", "\(apnsToken) is listed twice, or belongs to a registered device")
             }

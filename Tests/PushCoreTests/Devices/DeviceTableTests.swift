@@ -2,7 +2,8 @@ import XCTest
 
 @testable import PushCore
 
-/// `DeviceTable` (keyed by `TokenKey`'s digest) against the `[String: Device]` it replaced.
+/// `DeviceTable` (keyed by `TokenKey`'s digest) against the `[String: Device]` it replaced, which
+/// it matches for ASCII tokens.
 final class DeviceTableTests: XCTestCase {
     private func device(_ token: String, sequence: Int) -> Device {
         Device(
@@ -37,17 +38,24 @@ final class DeviceTableTests: XCTestCase {
         XCTAssertEqual(Set(table.tokens), Set(reference.keys))
     }
 
-    func testANonASCIITokenFindsTheASCIITokenItEqualsAsAString() {
-        // The Kelvin sign is canonically equivalent to `K`: String equality says they are equal.
+    /// Tokens are compared byte for byte, as FCM and APNs compare them: a spelling that `String`
+    /// calls equal with other bytes (the Kelvin sign for `K`, a decomposed `é`) finds nothing, so
+    /// it can neither reach a stored device nor take it out and store it again under itself.
+    func testASpellingWithOtherBytesFindsNothing() {
         XCTAssertEqual("\u{212A}abc", "Kabc")
         var table = DeviceTable()
         table["Kabc"] = device("Kabc", sequence: 1)
-        XCTAssertEqual(table["\u{212A}abc"]?.token, "Kabc")
-        XCTAssertNotNil(table.index(forKey: "\u{212A}abc"))
-        table["\u{212A}abc"]?.appState = .foreground
-        XCTAssertEqual(table["Kabc"]?.appState, .foreground)
-        XCTAssertEqual(table.removeValue(forKey: "\u{212A}abc")?.token, "Kabc")
-        XCTAssertNil(table["Kabc"])
+        XCTAssertNil(table["\u{212A}abc"])
+        XCTAssertNil(table.index(forKey: "\u{212A}abc"))
+        XCTAssertNil(table.index(forKey: KnownDevice(token: "\u{212A}abc").key))
+        XCTAssertNil(table.removeValue(forKey: "\u{212A}abc"))
+        XCTAssertEqual(table["Kabc"]?.token, "Kabc")
+
+        table["\u{E9}"] = device("\u{E9}", sequence: 2)
+        XCTAssertEqual(table["\u{E9}"]?.sequence, 2)
+        XCTAssertNotNil(table.index(forKey: KnownDevice(token: "\u{E9}").key))
+        XCTAssertNil(table["e\u{301}"])
+        XCTAssertEqual(Set(table.tokens.map { Array($0.utf8) }), [Array("Kabc".utf8), Array("\u{E9}".utf8)])
     }
 
     func testDigestIsAFunctionOfTheBytes() {

@@ -297,6 +297,23 @@ final class SnapshotTests: XCTestCase {
         try assertRefused("projects[0].next.deviceSequence") { $0.set(["projects", 0, "next", "deviceSequence"], .number("1")) }
     }
 
+    /// An uninstalled token is checked as a device's token is: a token no device could have, or
+    /// an APNs token not in lowercase hex (pushes look tokens up in lowercase), was accepted and
+    /// then never matched a send.
+    func testRefusesUninstalledTokensNoDeviceCouldHave() throws {
+        try assertRefused("projects[0].uninstalledTokens[0].token") {
+            $0.set(["projects", 0, "uninstalledTokens", 0, "token"], .string("device-\u{212A}"))
+        }
+        for apnsToken in [String(repeating: "CD", count: 32), "abc", "xy"] {
+            try assertRefused("projects[0].uninstalledApnsTokens[0].apnsToken") {
+                let at = $0["projects"]?.arrayValue?.first?["uninstalledTokens"]?.arrayValue?.first?["uninstalledAt"]
+                $0.set(
+                    ["projects", 0, "uninstalledApnsTokens"],
+                    .array([obj(("apnsToken", str(apnsToken)), ("uninstalledAt", at ?? .null))]))
+            }
+        }
+    }
+
     func testRefusesNumbersThatCouldOverflow() throws {
         try assertRefused("projects[0].faults[0].matched") {
             $0.set(["projects", 0, "faults", 0, "matched"], .number(String(Int.max)))
