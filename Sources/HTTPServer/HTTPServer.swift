@@ -9,13 +9,12 @@ public final class HTTPServer: Sendable {
 
     /// Binds the listeners and starts the loops.
     public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) throws {
-        var port = configuration.port
+        let port = try Socket.claimPort(host: configuration.host, port: configuration.port)
         var loops: [EventLoop] = []
         var listeners: [(EventLoop, Int32)] = []
         do {
             for _ in 0..<max(1, configuration.threads) {
                 let fd = try Socket.listen(host: configuration.host, port: port)
-                if port == 0 { port = try Socket.localPort(fd) }
                 let loop = try EventLoop()
                 loops.append(loop)
                 listeners.append((loop, fd))

@@ -6,20 +6,41 @@ import CShims
 /// Thin typed wrappers over the socket calls the server makes. Every call goes through `syscall`.
 enum Socket {
     /// Opens a non-blocking listening socket bound to `host:port` with `SO_REUSEPORT`,
-    /// so that every event loop can have its own listener on the same port.
+    /// so that every event loop can have its own listener on the same port. The port must have
+    /// been claimed first (`claimPort`).
     static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(SystemError) -> Int32 {
+        let fd = try bound(host: host, port: port, sharingPort: true)
+        do {
+            try blockingSyscall("listen") { Glibc.listen(fd, backlog) }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Checks that no other socket has `host:port` and returns the port (the kernel's choice for
+    /// 0). `SO_REUSEPORT` lets any process of the same user join a port's listeners, so a second
+    /// emulator on a port in use would start and take half of its connections; a socket bound
+    /// without it fails with "Address already in use" instead, and is closed again at once.
+    static func claimPort(host: String, port: UInt16) throws(SystemError) -> UInt16 {
+        let fd = try bound(host: host, port: port, sharingPort: false)
+        defer { Glibc.close(fd) }
+        return port == 0 ? try localPort(fd) : port
+    }
+
+    private static func bound(host: String, port: UInt16, sharingPort: Bool) throws(SystemError) -> Int32 {
         let address = try SocketAddress.resolve(host: host, port: port)
         let fd = try blockingSyscall("socket") {
             Glibc.socket(Int32(address.family), Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         }
         do {
             try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-            try setOption(fd, SOL_SOCKET, SO_REUSEPORT, 1)
+            if sharingPort { try setOption(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
             if address.family == sa_family_t(AF_INET6) { try setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0) }
             _ = try address.withSockAddr { pointer, length throws(SystemError) in
                 try blockingSyscall("bind \(host):\(port)") { Glibc.bind(fd, pointer, length) }
             }
-            try blockingSyscall("listen") { Glibc.listen(fd, backlog) }
         } catch {
             Glibc.close(fd)
             throw error

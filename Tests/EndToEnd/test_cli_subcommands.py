@@ -31,3 +31,16 @@ def test_ca_prints_the_served_ca_and_the_bundle_ends_with_it(start_emulator):
     bundle = run("ca", "--bundle", env={"PUSH_EMULATOR_DATA_DIR": emu.data_dir})
     assert bundle.returncode == 0
     assert bundle.stdout.endswith(served) and bundle.stdout.count("BEGIN CERTIFICATE") > 10
+
+
+def test_serve_on_a_port_in_use_fails_instead_of_sharing_it(start_emulator, tmp_path):
+    """The loops share their port through SO_REUSEPORT, which any process of the same user may
+    join: a second emulator on the port started and took about half of the connections, each
+    answered from its own state and CA."""
+    emu = start_emulator()
+    second = subprocess.run([BIN, "serve", "--port", str(emu.port), "--data-dir", str(tmp_path)],
+                            capture_output=True, text=True, timeout=30)
+    assert second.returncode != 0
+    assert "Address already in use" in second.stderr, second.stdout + second.stderr
+    served = {urllib.request.urlopen(f"{emu.http}/emulator/v1/ca.pem", timeout=10).read() for _ in range(12)}
+    assert served == {open(emu.ca, "rb").read()}
