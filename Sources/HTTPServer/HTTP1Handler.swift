@@ -321,7 +321,11 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         case .stream(let start):
             if isHead {
                 ResponseStream.startClosed(start, sink: self, loop: connection.context.loop)
-                if !keepAlive { connection.closeAfterFlush() }
+                if !keepAlive {
+                    // After "connection: close" the requests behind this one go unread (RFC 9112 §9.6).
+                    stopped = true
+                    connection.closeAfterFlush()
+                }
                 return
             }
             streamingChunked = version == .http1_1

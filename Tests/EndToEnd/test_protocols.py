@@ -197,3 +197,20 @@ def test_access_log_json_has_one_object_per_request_with_the_documented_fields(s
     assert (second["method"], second["protocol"], second["status"]) == ("POST", "HTTP/2", 401)
     assert isinstance(first["durationMs"], float) and first["durationMs"] >= 0
     assert isinstance(first["bytes"], int) and first["bytes"] == len('{"status":"ok"}')
+
+
+def test_a_head_answer_that_closes_reads_no_request_behind_it(start_emulator):
+    """HEAD on a streaming route (a device's `:stream`) with `Connection: close`, or in HTTP/1.0:
+    the answer said `connection: close`, yet the pipelined request behind it was still carried
+    out and answered (RFC 9112 §9.6: after close, no further requests are processed)."""
+    emu = start_emulator()
+    for first in (b"HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", b"HTTP/1.0\r\n\r\n"):
+        status, _, body = curl("-X", "POST", "-H", "Content-Type: application/json", "-d", '{"token":"head-1"}',
+                               f"{emu.http}/emulator/v1/projects/head/devices")
+        assert status == 201, body
+        answer = http1_exchange(emu.port, b"HEAD /emulator/v1/projects/head/devices/head-1:stream " + first
+                                + b"DELETE /emulator/v1/projects/head/devices/head-1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 200 ") and answer.count(b"HTTP/1.1 ") == 1, answer
+        assert b"connection: close" in answer.lower()
+        assert curl(f"{emu.http}/emulator/v1/projects/head/devices/head-1")[0] == 200
+        curl("-X", "DELETE", f"{emu.http}/emulator/v1/projects/head")
