@@ -20,8 +20,11 @@ seed get '\200GET /v1/x?y=1 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n'
 seed post '\100POST /s HTTP/1.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\nhelloGET / HTTP/1.0\r\n\r\n'
 seed chunked '\060POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\nhello\r\n0\r\nT: v\r\n\r\n'
 seed h2c '\220GET / HTTP/1.1\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAARAAAAA\r\n\r\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'
+seed absolute '\030GET hTTps://h:9/p?q HTTP/1.1\r\nHost: x\r\n\r\nGET http://h HTTP/1.0\r\n\r\n'
 # Words of the grammar, so mutations reach framing and upgrade logic quickly.
 cat > .build/fuzz-http1.dict <<'DICT'
+"http://"
+"https://"
 "\x0D\x0A"
 "\x0D\x0A\x0D\x0A"
 " HTTP/1.1\x0D\x0A"

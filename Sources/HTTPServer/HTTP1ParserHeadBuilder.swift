@@ -105,6 +105,7 @@ extension HTTP1Parser {
             let head = HTTP1RequestHead(
                 method: requestLine.method,
                 target: requestLine.target,
+                authority: requestLine.absoluteAuthority ?? headers["host"],
                 version: version,
                 headers: headers,
                 keepAlive: !connectionClose && (isHTTP11 || connectionKeepAlive),

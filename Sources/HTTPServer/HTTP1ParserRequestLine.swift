@@ -2,7 +2,11 @@ extension HTTP1Parser {
     /// `method SP request-target SP HTTP-version`, validated (RFC 9112 §3).
     struct RequestLine {
         var method: String
+        /// The target in origin form (`/path?query`, or `*`, or a CONNECT's `host:port`).
         var target: String
+        /// The host and port of an absolute-form target (`http://host:port/path`), which stands
+        /// for the `Host` field (RFC 9112 §3.2.2); nil for every other form.
+        var absoluteAuthority: String?
         var version: HTTP1Version
 
         /// Parses a request line given without its CRLF.
@@ -24,7 +28,33 @@ extension HTTP1Parser {
             let targetEnd = index
             version = try Self.version(UnsafeRawBufferPointer(rebasing: line[(index + 1)...]))
             method = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<methodEnd]), as: UTF8.self)
-            target = String(decoding: UnsafeRawBufferPointer(rebasing: line[targetStart..<targetEnd]), as: UTF8.self)
+            let rawTarget = UnsafeRawBufferPointer(rebasing: line[targetStart..<targetEnd])
+            if let authorityStart = Self.absoluteFormAuthorityStart(rawTarget) {
+                // A server must accept the absolute form, as a proxy gets it (RFC 9112 §3.2.2).
+                var pathStart = authorityStart
+                while pathStart < rawTarget.count, rawTarget[pathStart] != UInt8(ascii: "/"),
+                      rawTarget[pathStart] != UInt8(ascii: "?") { pathStart += 1 }
+                guard pathStart > authorityStart else { throw .badRequest("absolute-form target without a host") }
+                absoluteAuthority = String(
+                    decoding: UnsafeRawBufferPointer(rebasing: rawTarget[authorityStart..<pathStart]), as: UTF8.self)
+                let rest = String(decoding: UnsafeRawBufferPointer(rebasing: rawTarget[pathStart...]), as: UTF8.self)
+                target = rest.first == "/" ? rest : "/" + rest
+            } else {
+                target = String(decoding: rawTarget, as: UTF8.self)
+            }
+        }
+
+        /// Where the authority begins when `target` is `http://` or `https://` (scheme in any case).
+        private static func absoluteFormAuthorityStart(_ target: UnsafeRawBufferPointer) -> Int? {
+            func lowercased(_ byte: UInt8) -> UInt8 { byte | 0x20 }
+            guard target.count >= 7, lowercased(target[0]) == UInt8(ascii: "h"), lowercased(target[1]) == UInt8(ascii: "t"),
+                  lowercased(target[2]) == UInt8(ascii: "t"), lowercased(target[3]) == UInt8(ascii: "p")
+            else { return nil }
+            let colon = lowercased(target[4]) == UInt8(ascii: "s") ? 5 : 4
+            guard target.count >= colon + 3, target[colon] == UInt8(ascii: ":"), target[colon + 1] == UInt8(ascii: "/"),
+                  target[colon + 2] == UInt8(ascii: "/")
+            else { return nil }
+            return colon + 3
         }
 
         /// `HTTP/d.d`, case-sensitive. A 1.x minor version above 1 is served as 1.1 (RFC 9110 §2.5).

@@ -8,8 +8,11 @@ enum HTTP1Version: Equatable, Sendable {
 struct HTTP1RequestHead: Sendable {
     /// The method as sent, e.g. "GET".
     var method: String
-    /// The request-target as sent, e.g. "/v1/x?y=1".
+    /// The request-target in origin form, e.g. "/v1/x?y=1" (an absolute-form target's path and
+    /// query).
     var target: String
+    /// The host the request is for: an absolute-form target's authority, else the `Host` field.
+    var authority: String?
     /// The protocol version of the request line.
     var version: HTTP1Version
     /// Header fields in the order received; names lower-cased, values without surrounding

@@ -214,3 +214,13 @@ def test_a_head_answer_that_closes_reads_no_request_behind_it(start_emulator):
         assert b"connection: close" in answer.lower()
         assert curl(f"{emu.http}/emulator/v1/projects/head/devices/head-1")[0] == 200
         curl("-X", "DELETE", f"{emu.http}/emulator/v1/projects/head")
+
+
+def test_an_absolute_form_target_is_served(emulator):
+    """A client that takes the emulator for an HTTP proxy (curl -x, `http_proxy`) sends the whole
+    URL as the request target; a server must accept that form (RFC 9112 §3.2.2): it was 404."""
+    status, _, body = curl("-x", emulator.http, "http://push-emulator.test/healthz")
+    assert (status, body) == (200, '{"status":"ok"}')
+    answer = http1_exchange(emulator.port, b"GET HTTP://127.0.0.1/emulator/v1/ca.pem HTTP/1.1\r\nHost: x\r\n"
+                                           b"Connection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 ") and b"BEGIN CERTIFICATE" in answer, answer[:200]

@@ -17,8 +17,34 @@ final class HTTP1ParserRequestLineTests: XCTestCase {
 
     func testOtherTargetForms() {
         XCTAssertEqual(singleHTTP1Request("OPTIONS * HTTP/1.1\r\n\r\n")?.target, "*")
-        XCTAssertEqual(singleHTTP1Request("GET http://h:1/p?q HTTP/1.1\r\n\r\n")?.target, "http://h:1/p?q")
         XCTAssertEqual(singleHTTP1Request("CONNECT h:443 HTTP/1.1\r\n\r\n")?.method, "CONNECT")
+        XCTAssertEqual(singleHTTP1Request("CONNECT h:443 HTTP/1.1\r\n\r\n")?.target, "h:443")
+    }
+
+    /// An absolute-form target (what a client sends to a proxy) is served as its path and query,
+    /// for the host it names rather than `Host` (RFC 9112 §3.2.2); it was routed as it stood, 404.
+    func testAbsoluteFormTargetsAreServedAsTheirPath() {
+        let cases: [(String, String, String)] = [
+            ("http://h:1/p?q", "/p?q", "h:1"),
+            ("HTTPS://fcm.googleapis.com/v1/projects/p/messages:send", "/v1/projects/p/messages:send", "fcm.googleapis.com"),
+            ("http://h", "/", "h"),
+            ("http://h?x=1", "/?x=1", "h"),
+            ("hTtP://[::1]:9499/healthz", "/healthz", "[::1]:9499"),
+        ]
+        for (target, path, authority) in cases {
+            let head = singleHTTP1Request("GET \(target) HTTP/1.1\r\nHost: other\r\n\r\n")
+            XCTAssertEqual(head?.target, path, target)
+            XCTAssertEqual(head?.authority, authority, target)
+        }
+        XCTAssertEqual(singleHTTP1Request("GET /p HTTP/1.1\r\nHost: h:2\r\n\r\n")?.authority, "h:2")
+        XCTAssertNil(singleHTTP1Request("GET /p HTTP/1.1\r\n\r\n")?.authority)
+        // Not the absolute form: kept as sent.
+        for target in ["httpx://h/p", "http:/h/p", "ftp://h/p", "http:", "/http://h/p"] {
+            XCTAssertEqual(singleHTTP1Request("GET \(target) HTTP/1.1\r\n\r\n")?.target, target, target)
+        }
+        for target in ["http:///p", "https://?q", "http://"] {
+            XCTAssertEqual(http1Error("GET \(target) HTTP/1.1\r\n\r\n"), .badRequest("absolute-form target without a host"), target)
+        }
     }
 
     func testMalformedRequestLinesAreBadRequests() {
