@@ -20,10 +20,11 @@ final class Connection: LoopHandler {
     static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
     /// Stop reading when this much output waits for the peer.
     static let outputHighWater = 262_144
-    /// What one connection may hold unsent: on HTTP/1.1 a peer that lets this much pile up
-    /// (streaming to a client that doesn't read) is dropped; on HTTP/2 it counts all streaming
-    /// responses together with the connection's output, and the stream whose write goes past it
-    /// is reset.
+    /// What streaming responses may hold unsent for a client that does not read them: on
+    /// HTTP/1.1 the connection whose stream goes past it is dropped; on HTTP/2 it counts all
+    /// streaming responses together with the connection's output, and the stream whose write
+    /// goes past it is reset. A whole answer (a large state export) is held until it is sent:
+    /// it was built in memory anyway, and requests behind it wait (`outputHighWater`).
     static let outputLimit = 8_388_608
     /// A connection that held more than this returns freed memory to the system when it closes.
     static let largeOutput = 1_048_576
@@ -45,6 +46,9 @@ final class Connection: LoopHandler {
     private var readPaused = false
     private var wantsWritable = false
     private var closeWhenFlushed = false
+    /// Set while `flush` runs: what a protocol does from `fillOutput` may ask for a flush, which
+    /// the running one's loop then does.
+    private var flushing = false
     private var lastActivity: UInt64
     /// When the connection was accepted, or its tunnel opened: the TLS handshake must end in
     /// the header timeout from then.
@@ -262,13 +266,18 @@ final class Connection: LoopHandler {
 
     /// Writes what the socket takes; tops up HTTP/2 output; manages write interest and back-pressure.
     func flush() {
-        guard !isClosed else { return }
+        guard !isClosed, !flushing else { return }
         if case .handshaking(let session) = phase {
             _ = continueHandshake(session)
             return
         }
+        flushing = true
+        defer { flushing = false }
         while true {
-            if pendingOutput < Self.outputHighWater, case .active(let proto) = phase { proto.fillOutput() }
+            if pendingOutput < Self.outputHighWater, case .active(let proto) = phase {
+                proto.fillOutput()
+                if isClosed { return }
+            }
             if pendingOutput == 0 { break }
             let written = output.withUnreadBytes { transportWrite($0) }
             guard let written else {
@@ -284,10 +293,6 @@ final class Connection: LoopHandler {
             }
         }
         if pendingOutput > Self.largeOutput { heldLargeOutput = true }
-        if pendingOutput > Self.outputLimit {
-            close()
-            return
-        }
         setWritable(pendingOutput > 0)
         if pendingOutput == 0 && closeWhenFlushed {
             close()

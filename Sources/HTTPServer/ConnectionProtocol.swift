@@ -2,7 +2,9 @@
 protocol ConnectionProtocol: AnyObject {
     /// Bytes arrived from the peer.
     func receive(_ bytes: UnsafeRawBufferPointer)
-    /// The output buffer has room: append more if there is any (HTTP/2 frames).
+    /// The output buffer has room: append more if there is any (HTTP/2 frames; the answers to
+    /// pipelined HTTP/1.1 requests set aside while the output was full). Called from within
+    /// `Connection.flush`, which then sends what was added.
     func fillOutput()
     /// True while the protocol still has output to produce.
     var wantsWrite: Bool { get }

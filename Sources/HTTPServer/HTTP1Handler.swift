@@ -21,6 +21,9 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     private var streamingKeepAlive = false
     private var stopped = false
     private var shuttingDown = false
+    /// Requests are set aside in `stash` because the answers before them fill the output up to
+    /// `Connection.outputHighWater`; `fillOutput` takes them up again once it has room.
+    private var pausedForOutput = false
 
     init(connection: Connection) {
         self.connection = connection
@@ -46,7 +49,10 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         }
     }
 
-    func fillOutput() {}
+    func fillOutput() {
+        guard pausedForOutput, streaming == nil, awaiting == nil, !stopped else { return }
+        processStash()
+    }
     var wantsWrite: Bool { false }
 
     func expireSlowRequests(now: UInt64, headerLimit: UInt64, bodyLimit: UInt64) -> Bool {
@@ -111,8 +117,18 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     /// Parses and answers requests until the bytes run out or the connection must pause;
     /// returns how many bytes were used.
     private func process(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // Cleared first: a flush from within (a streaming answer's first write) must not come
+        // back here through `fillOutput`.
+        pausedForOutput = false
         var offset = 0
         while offset < bytes.count && !stopped && streaming == nil && awaiting == nil {
+            // A client may pipeline requests for large answers without reading them: the
+            // answers wait in memory, so the requests behind them wait unparsed (RFC 9112 §9.3.2
+            // lets a server take pipelined requests at its own pace).
+            if connection.pendingOutput >= Connection.outputHighWater {
+                pausedForOutput = true
+                break
+            }
             if head == nil && !parser.isMidRequest && requestStartedAt == nil {
                 requestStartedAt = MonotonicClock.now()
             }
@@ -372,6 +388,9 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         }
         if let whenSent { connection.whenSent(whenSent) }
         connection.flush()
+        // A client that does not read its stream is dropped; what was not sent goes back to
+        // the device's queue through the callbacks.
+        if connection.pendingOutput > Connection.outputLimit { connection.close() }
     }
 
     func streamFinish(from stream: ResponseStream) {
