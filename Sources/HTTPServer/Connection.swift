@@ -393,6 +393,7 @@ final class Connection: LoopHandler {
         if resetting {
             Socket.abort(fd)
         } else {
+            tls?.shutdown()
             Socket.close(fd)
         }
         if heldLargeOutput { FreeMemory.releaseAfterLargeFree() }

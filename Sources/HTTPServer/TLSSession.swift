@@ -12,6 +12,8 @@ final class TLSSession {
     }
 
     private let ssl: OpaquePointer
+    /// Set once OpenSSL reported a fatal error, after which it must not be asked to shut down.
+    private var broken = false
 
     init(context: TLSContext, fd: Int32) throws {
         guard let ssl = SSL_new(context.context) else { throw TLSError("SSL_new") }
@@ -53,8 +55,11 @@ final class TLSSession {
         return outcome(SSL_write(ssl, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max)))))
     }
 
-    /// Sends close_notify, once, without waiting for the peer's.
+    /// Sends close_notify, once, without waiting for the peer's (RFC 8446 §6.1: a client can then
+    /// tell the end of a close-delimited answer from a cut). Skipped before the handshake has
+    /// finished and after a fatal error.
     func shutdown() {
+        guard !broken, SSL_is_init_finished(ssl) == 1 else { return }
         _ = SSL_shutdown(ssl)
         ERR_clear_error()
     }
@@ -70,6 +75,7 @@ final class TLSSession {
         default:
             let error = TLSError("TLS error \(code)")
             ERR_clear_error()
+            broken = true
             return code == SSL_ERROR_SYSCALL && result == 0 ? .closed : .failed(error.description)
         }
     }

@@ -224,3 +224,21 @@ def test_an_absolute_form_target_is_served(emulator):
     answer = http1_exchange(emulator.port, b"GET HTTP://127.0.0.1/emulator/v1/ca.pem HTTP/1.1\r\nHost: x\r\n"
                                            b"Connection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 200 ") and b"BEGIN CERTIFICATE" in answer, answer[:200]
+
+
+def test_a_tls_connection_the_server_closes_ends_with_close_notify(emulator):
+    """The end of a close-delimited answer (`Connection: close`, HTTP/1.0, an error that closes)
+    is told from a cut by the TLS close_notify alert (RFC 8446 §6.1); the server closed the socket
+    without one, which a strict client reports as an unexpected end."""
+    context = ssl.create_default_context(cafile=emulator.ca)
+    context.set_alpn_protocols(["http/1.1"])
+    for request in (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                    b"GET /healthz HTTP/1.0\r\n\r\n",
+                    b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n"):
+        with socket.create_connection(("127.0.0.1", emulator.port), timeout=10) as raw:
+            with context.wrap_socket(raw, server_hostname="localhost", suppress_ragged_eofs=False) as sock:
+                sock.sendall(request)
+                received = b""
+                while chunk := sock.recv(65536):  # SSLEOFError without close_notify
+                    received += chunk
+        assert received.startswith(b"HTTP/1.1 "), received
