@@ -136,7 +136,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             do {
                 step = try parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             } catch {
-                fail(status: error.status, message: Self.message(for: error))
+                fail(status: error.status, message: Self.message(for: error, limits: parser.limits))
                 return bytes.count
             }
             offset += step.consumed
@@ -168,12 +168,12 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         return offset
     }
 
-    private static func message(for error: HTTP1ParseError) -> String {
-        let configuration = "limit"
+    private static func message(for error: HTTP1ParseError, limits: HTTP1Parser.Limits) -> String {
         switch error {
         case .badRequest(let reason): return "Malformed HTTP request: \(reason)."
-        case .headersTooLarge: return "The request's header block is larger than the \(configuration)."
-        case .bodyTooLarge: return "The request body is larger than the \(configuration)."
+        case .headersTooLarge: return "The request's header block is larger than the limit of \(limits.maxHeaderBytes) bytes."
+        case .tooManyHeaderLines: return "The request's header block has more than \(limits.maxHeaderCount) lines."
+        case .bodyTooLarge: return "The request body is larger than the limit of \(limits.maxBodyBytes) bytes."
         case .uriTooLong: return "The request line is too long."
         case .notImplemented(let what): return "Not implemented: \(what)."
         case .versionNotSupported: return "Only HTTP/1.0 and HTTP/1.1 requests are accepted here (HTTP/2 needs the connection preface)."
@@ -215,12 +215,9 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
     private func fail(status: Int, message: String) {
         stopped = true
         let context = connection.context
-        var text = message
-        if status == 413 { text = "The request body is larger than the limit of \(context.configuration.maxBodyBytes) bytes." }
-        if status == 431 { text = "The request's header block is larger than the limit of \(context.configuration.maxHeaderBytes) bytes." }
         let request = HTTPRequest(method: head?.method ?? "-", target: head?.target ?? "-", remoteAddress: connection.remoteAddress)
         context.log(request, status: status, startedAt: requestStartedAt ?? MonotonicClock.now())
-        write(context.configuration.errorResponse(status, text), version: .http1_1, keepAlive: false, isHead: false)
+        write(context.configuration.errorResponse(status, message), version: .http1_1, keepAlive: false, isHead: false)
         connection.closeAfterFlush()
     }
 

@@ -24,7 +24,8 @@ struct HTTP1Parser {
         case dead(HTTP1ParseError)
     }
 
-    private let limits: Limits
+    /// The bounds this parser holds requests to.
+    let limits: Limits
     private var state = State.requestLine
     /// The start of a line whose LF has not arrived yet, bounded by the limit of the current state.
     private var partialLine: [UInt8] = []
@@ -179,7 +180,7 @@ struct HTTP1Parser {
             sectionBytes += length
             if line.isEmpty { return try finishHead(events: &events) }
             sectionLines += 1
-            if sectionLines > limits.maxHeaderCount { throw .headersTooLarge }
+            if sectionLines > limits.maxHeaderCount { throw .tooManyHeaderLines }
             let field = try FieldLine(parsing: line)
             try pendingHead!.add(field, of: line)
             return false
@@ -204,7 +205,7 @@ struct HTTP1Parser {
                 return true
             }
             sectionLines += 1
-            if sectionLines > limits.maxHeaderCount { throw .headersTooLarge }
+            if sectionLines > limits.maxHeaderCount { throw .tooManyHeaderLines }
             _ = try FieldLine(parsing: line)
             return false
 

@@ -3,8 +3,10 @@
 enum HTTP1ParseError: Error, Equatable {
     /// Malformed or ambiguous request (400), with a short reason for the response body.
     case badRequest(String)
-    /// Header block (or trailer section) over the byte or line limit (431).
+    /// Header block (or trailer section) over the byte limit (431).
     case headersTooLarge
+    /// Header block (or trailer section) of more lines than the limit (431).
+    case tooManyHeaderLines
     /// Body over the byte limit (413).
     case bodyTooLarge
     /// Request line over the byte limit (414).
@@ -18,7 +20,7 @@ enum HTTP1ParseError: Error, Equatable {
     var status: Int {
         switch self {
         case .badRequest: 400
-        case .headersTooLarge: 431
+        case .headersTooLarge, .tooManyHeaderLines: 431
         case .bodyTooLarge: 413
         case .uriTooLong: 414
         case .notImplemented: 501

@@ -108,6 +108,17 @@ def test_malformed_request_line(emu):
     still_serving(emu)
 
 
+def test_too_many_header_lines_say_so(emu):
+    """A short head of many lines is refused for its lines, not (as the answer said) for bytes."""
+    lines = b"".join(b"X-%d: v\r\n" % i for i in range(150))
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + lines + b"\r\n")
+        data = read_all(sock)
+    assert data.startswith(b"HTTP/1.1 431 ")
+    assert b"has more than 100 lines" in data, data
+    still_serving(emu)
+
+
 def test_100_kib_of_headers(emu):
     big = b"".join(b"X-Filler-%d: %s\r\n" % (i, b"a" * 1000) for i in range(100))
     with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:

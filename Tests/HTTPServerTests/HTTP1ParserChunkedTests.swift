@@ -63,7 +63,7 @@ final class HTTP1ParserChunkedTests: XCTestCase {
     func testTrailersAreBounded() {
         let limits = HTTP1Parser.Limits(maxHeaderBytes: 200, maxHeaderCount: 3)
         XCTAssertNil(http1Error(head + "0\r\n" + String(repeating: "T: v\r\n", count: 3) + "\r\n", limits: limits))
-        XCTAssertEqual(http1Error(head + "0\r\n" + String(repeating: "T: v\r\n", count: 4) + "\r\n", limits: limits), .headersTooLarge)
+        XCTAssertEqual(http1Error(head + "0\r\n" + String(repeating: "T: v\r\n", count: 4) + "\r\n", limits: limits), .tooManyHeaderLines)
         XCTAssertEqual(http1Error(head + "0\r\nT: " + String(repeating: "v", count: 200) + "\r\n\r\n", limits: limits), .headersTooLarge)
     }
 

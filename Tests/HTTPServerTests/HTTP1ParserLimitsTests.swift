@@ -23,10 +23,10 @@ final class HTTP1ParserLimitsTests: XCTestCase {
         XCTAssertEqual(parseHTTP1("GET \(target) HTTP/1.1\r\n\r\n").error, .uriTooLong)
     }
 
-    func testMoreThanTheMaximumHeaderLinesIsTooLarge() {
+    func testMoreThanTheMaximumHeaderLinesIsTooMany() {
         let lines = { (count: Int) in (0..<count).map { "X-\($0): v\r\n" }.joined() }
         XCTAssertEqual(singleHTTP1Request("GET / HTTP/1.1\r\n\(lines(100))\r\n")?.headers.count, 100)
-        XCTAssertEqual(http1Error("GET / HTTP/1.1\r\n\(lines(101))\r\n"), .headersTooLarge)
+        XCTAssertEqual(http1Error("GET / HTTP/1.1\r\n\(lines(101))\r\n"), .tooManyHeaderLines)
     }
 
     func testHeadOverTheByteLimitIsTooLarge() {

@@ -203,6 +203,7 @@ final class HTTP1ParserTests: XCTestCase {
     func testErrorStatuses() {
         XCTAssertEqual(HTTP1ParseError.badRequest("x").status, 400)
         XCTAssertEqual(HTTP1ParseError.headersTooLarge.status, 431)
+        XCTAssertEqual(HTTP1ParseError.tooManyHeaderLines.status, 431)
         XCTAssertEqual(HTTP1ParseError.bodyTooLarge.status, 413)
         XCTAssertEqual(HTTP1ParseError.uriTooLong.status, 414)
         XCTAssertEqual(HTTP1ParseError.notImplemented("x").status, 501)
