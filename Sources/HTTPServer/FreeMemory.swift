@@ -74,13 +74,14 @@ public enum FreeMemory {
         if releaseDue.load(ordering: .relaxed) != 0 { startWaiter() }
     }
 
-    /// Releases unless a release ran within the last second, for frees that may come in bursts.
+    /// Releases now unless a release ran within the last second, for frees that may come in
+    /// bursts; then `releaseSoon()`, so that what the burst freed is handed back once it ends.
     static func releaseAfterLargeFree() {
         let now = MonotonicClock.now()
         let last = lastRelease.load(ordering: .relaxed)
         guard last == 0 || now &- last >= 1_000_000_000,
               lastRelease.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
-        else { return }
+        else { return releaseSoon() }
         CShims_release_free_memory()
     }
 }
