@@ -232,7 +232,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         let version: HTTPVersion = requestHead.version == .http10 ? .http1_0 : .http1_1
         var request = HTTPRequest(
             method: requestHead.method, target: requestHead.target, headers: requestHead.headers, body: body,
-            version: version, isSecure: connection.isSecure, authority: requestHead.authority,
+            version: version, isSecure: connection.isSecure, authority: requestHead.headers["host"],
             remoteAddress: connection.remoteAddress
         )
         request.connection = connection.session

@@ -102,12 +102,16 @@ extension HTTP1Parser {
                 framing = .none
             }
             let isHTTP11 = version == .http11
+            // An absolute-form target's host stands for the `Host` field (RFC 9112 §3.2.2). In the
+            // fields, not in a field of the head of its own: each copy of the head would retain
+            // and release that too.
+            var fields = headers
+            if let authority = requestLine.absoluteAuthority { fields.set("host", authority) }
             let head = HTTP1RequestHead(
                 method: requestLine.method,
                 target: requestLine.target,
-                authority: requestLine.absoluteAuthority ?? headers["host"],
                 version: version,
-                headers: headers,
+                headers: fields,
                 keepAlive: !connectionClose && (isHTTP11 || connectionKeepAlive),
                 expectsContinue: isHTTP11 && expectsContinue,
                 // RFC 9110 §7.8: Upgrade in an HTTP/1.0 request is ignored; RFC 7540 §3.2: exactly one

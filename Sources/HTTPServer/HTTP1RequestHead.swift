@@ -11,8 +11,6 @@ struct HTTP1RequestHead: Sendable {
     /// The request-target in origin form, e.g. "/v1/x?y=1" (an absolute-form target's path and
     /// query).
     var target: String
-    /// The host the request is for: an absolute-form target's authority, else the `Host` field.
-    var authority: String?
     /// The protocol version of the request line.
     var version: HTTP1Version
     /// Header fields in the order received; names lower-cased, values without surrounding
@@ -30,4 +28,5 @@ struct HTTP1RequestHead: Sendable {
     var upgradeToH2C: Bool
     /// The `HTTP2-Settings` field value (base64url SETTINGS payload), if present.
     var http2Settings: String?
+
 }

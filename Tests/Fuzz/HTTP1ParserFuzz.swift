@@ -29,7 +29,7 @@ private struct FuzzOutcome: Equatable {
 }
 
 private func describe(_ head: HTTP1RequestHead) -> [String] {
-    [head.method, head.target, head.authority ?? "-", "\(head.version)", "keepAlive=\(head.keepAlive)", "continue=\(head.expectsContinue)",
+    [head.method, head.target, "\(head.version)", "keepAlive=\(head.keepAlive)", "continue=\(head.expectsContinue)",
      "h2c=\(head.upgradeToH2C)", "settings=\(head.http2Settings ?? "-")"] + head.headers.map { "\($0.name): \($0.value)" }
 }
 

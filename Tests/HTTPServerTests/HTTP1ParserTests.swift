@@ -5,7 +5,6 @@ import XCTest
 struct ParsedHTTP1Request: Equatable {
     var method: String
     var target: String
-    var authority: String?
     var version: HTTP1Version
     var headers: [String]
     var keepAlive: Bool
@@ -43,7 +42,7 @@ func parseHTTP1(_ text: String, pieceSize: Int = .max, limits: HTTP1Parser.Limit
                     switch event {
                     case .head(let head):
                         outcome.requests.append(ParsedHTTP1Request(
-                            method: head.method, target: head.target, authority: head.authority, version: head.version,
+                            method: head.method, target: head.target, version: head.version,
                             headers: head.headers.map { "\($0.name): \($0.value)" },
                             keepAlive: head.keepAlive, expectsContinue: head.expectsContinue,
                             upgradeToH2C: head.upgradeToH2C, http2Settings: head.http2Settings))
