@@ -48,15 +48,14 @@ extension HTTP1Parser {
         /// Inlined: nearly every target starts with `/`, and the call cost more than the test.
         @inline(__always)
         private static func absoluteFormAuthorityStart(_ target: UnsafeRawBufferPointer) -> Int? {
-            func lowercased(_ byte: UInt8) -> UInt8 { byte | 0x20 }
-            guard target.count >= 7, lowercased(target[0]) == UInt8(ascii: "h"), lowercased(target[1]) == UInt8(ascii: "t"),
-                  lowercased(target[2]) == UInt8(ascii: "t"), lowercased(target[3]) == UInt8(ascii: "p")
-            else { return nil }
-            let colon = lowercased(target[4]) == UInt8(ascii: "s") ? 5 : 4
-            guard target.count >= colon + 3, target[colon] == UInt8(ascii: ":"), target[colon + 1] == UInt8(ascii: "/"),
-                  target[colon + 2] == UInt8(ascii: "/")
-            else { return nil }
-            return colon + 3
+            guard target.count >= 7, target[0] != UInt8(ascii: "/") else { return nil }
+            if ASCII.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: target[..<7]), "http://") {
+                return 7
+            }
+            if target.count >= 8, ASCII.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: target[..<8]), "https://") {
+                return 8
+            }
+            return nil
         }
 
         /// `HTTP/d.d`, case-sensitive. A 1.x minor version above 1 is served as 1.1 (RFC 9110 §2.5).

@@ -28,5 +28,4 @@ struct HTTP1RequestHead: Sendable {
     var upgradeToH2C: Bool
     /// The `HTTP2-Settings` field value (base64url SETTINGS payload), if present.
     var http2Settings: String?
-
 }

@@ -13,7 +13,7 @@ enum Socket {
         do {
             try blockingSyscall("listen") { Glibc.listen(fd, backlog) }
         } catch {
-            Glibc.close(fd)
+            Socket.close(fd)
             throw error
         }
         return fd
@@ -25,7 +25,7 @@ enum Socket {
     /// without it fails with "Address already in use" instead, and is closed again at once.
     static func claimPort(host: String, port: UInt16) throws(SystemError) -> UInt16 {
         let fd = try bound(host: host, port: port, sharingPort: false)
-        defer { Glibc.close(fd) }
+        defer { Socket.close(fd) }
         return port == 0 ? try localPort(fd) : port
     }
 
@@ -42,7 +42,7 @@ enum Socket {
                 try blockingSyscall("bind \(host):\(port)") { Glibc.bind(fd, pointer, length) }
             }
         } catch {
-            Glibc.close(fd)
+            Socket.close(fd)
             throw error
         }
         return fd

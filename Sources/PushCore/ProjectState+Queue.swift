@@ -65,8 +65,7 @@ extension ProjectState {
         token: String, now: Timestamp, configuration: PushCoreConfiguration, handingOver: Bool = false
     ) -> [(event: DeviceEvent, handOver: HandOver)] {
         guard var device = devices.removeValue(forKey: token) else { return [] }
-        // Back under its own token: the caller's spelling found it, but the device keeps its own.
-        defer { devices[device.token] = device }
+        defer { devices[token] = device }
         expireDue(on: &device, at: now)
         let fcmPending = device.pendingDeliveryNumbers.filter { deliveries[$0]?.origin == .fcm }
         var reason: DeletionReason?

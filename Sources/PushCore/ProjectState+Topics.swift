@@ -27,8 +27,7 @@ extension ProjectState {
     mutating func subscribe(token: String, to topic: String, now: Timestamp) -> Result<TopicSubscription, SubscriptionError> {
         guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
         guard var device = devices.removeValue(forKey: token) else { return .failure(.registrationNotFound) }
-        // Back under its own token: the caller's spelling found it, but the device keeps its own.
-        defer { devices[device.token] = device }
+        defer { devices[token] = device }
         if let existing = device.subscriptions[topic] { return .failure(.alreadySubscribed(existing)) }
         guard device.subscriptions.count < TopicLimits.maximumTopicsPerDevice else { return .failure(.tooManyTopics) }
         let subscription = TopicSubscription(

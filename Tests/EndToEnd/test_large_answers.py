@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 
+from api import Api
 from conftest import MEASURES_MEMORY
 
 OPENAPI = "/emulator/v1/openapi.json"
@@ -38,6 +39,20 @@ def read_answers(sock, count, pause=0.0):
     return answers
 
 
+def send_many(emu, project, token, count, data_bytes):
+    """`count` FCM sends to `token`, each with `data_bytes` of data, pipelined on one HTTP/1.1
+    connection while their answers are read; returns the answers' statuses."""
+    body = json.dumps({"message": {"token": token, "data": {"k": "x" * data_bytes}}}).encode()
+    request = (f"POST /v1/projects/{project}/messages:send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test\r\n"
+               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=60) as sock:
+        sender = threading.Thread(target=sock.sendall, args=(request * count,))
+        sender.start()
+        answers = read_answers(sock, count)
+        sender.join()
+    return [status for status, _ in answers]
+
+
 def test_pipelined_requests_for_large_answers_are_all_answered_in_order(start_emulator):
     emu = start_emulator()
     expected = urllib.request.urlopen(emu.http + OPENAPI, timeout=10).read()
@@ -59,16 +74,8 @@ def test_pipelined_requests_for_large_answers_are_all_answered_in_order(start_em
 
 def test_a_state_larger_than_a_connection_may_hold_unsent_is_read_whole(start_emulator):
     emu = start_emulator()
-    sends, payload = 3000, "x" * 3000
-    body = json.dumps({"message": {"token": "large-1", "data": {"k": payload}}}).encode()
-    request = (f"POST /v1/projects/large/messages:send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test\r\n"
-               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
-    with socket.create_connection(("127.0.0.1", emu.port), timeout=60) as sock:
-        sender = threading.Thread(target=sock.sendall, args=(request * sends,))
-        sender.start()
-        answers = read_answers(sock, sends)
-        sender.join()
-    assert [status for status, _ in answers] == [200] * sends
+    sends = 3000
+    assert send_many(emu, "large", "large-1", sends, 3000) == [200] * sends
     # Read as a client that does some work between reads does, over plain HTTP/1.1.
     with urllib.request.urlopen(emu.http + "/emulator/v1/state", timeout=60) as answer:
         chunks = []
@@ -86,24 +93,14 @@ def test_an_http1_stream_whose_client_does_not_read_is_dropped_and_keeps_its_del
     HTTP/1.1 whose client stops reading is dropped past 8 MiB, and what it did not send stays
     pending for the device's next connection."""
     emu = start_emulator()
-    status, _ = (lambda r: (r.status, r.read()))(urllib.request.urlopen(urllib.request.Request(
-        emu.http + "/emulator/v1/projects/stall/devices", data=b'{"token":"stall-1"}', method="POST",
-        headers={"Content-Type": "application/json"}), timeout=10))
-    assert status == 201
+    Api(emu.http, project="stall").register(token="stall-1")
     stream = socket.socket()
     stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     stream.connect(("127.0.0.1", emu.port))
     stream.sendall(b"GET /emulator/v1/projects/stall/devices/stall-1:stream HTTP/1.1\r\nHost: x\r\n\r\n")
     time.sleep(0.3)
     sends = 4000  # 4 KB each: 16 MB for a stream that reads nothing
-    body = json.dumps({"message": {"token": "stall-1", "data": {"k": "x" * 3500}}}).encode()
-    request = (f"POST /v1/projects/stall/messages:send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test\r\n"
-               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
-    with socket.create_connection(("127.0.0.1", emu.port), timeout=60) as sock:
-        sender = threading.Thread(target=sock.sendall, args=(request * sends,))
-        sender.start()
-        assert [status for status, _ in read_answers(sock, sends)] == [200] * sends
-        sender.join()
+    assert send_many(emu, "stall", "stall-1", sends, 3500) == [200] * sends
     device = json.loads(urllib.request.urlopen(emu.http + "/emulator/v1/projects/stall/devices/stall-1", timeout=10).read())
     assert device["connected"] is False, device
     assert 0 < device["pendingCount"] < sends and device["inFlightCount"] == 0, device
@@ -116,14 +113,7 @@ def test_memory_of_large_answers_closed_close_together_is_handed_back(start_emul
     not twice within a second: the second of two such connections closed close together kept
     its memory for good."""
     emu = start_emulator()
-    body = json.dumps({"message": {"token": "large-2", "data": {"k": "x" * 3000}}}).encode()
-    request = (f"POST /v1/projects/large/messages:send HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test\r\n"
-               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
-    with socket.create_connection(("127.0.0.1", emu.port), timeout=60) as sock:
-        sender = threading.Thread(target=sock.sendall, args=(request * 3000,))
-        sender.start()
-        assert len(read_answers(sock, 3000)) == 3000
-        sender.join()
+    assert len(send_many(emu, "large", "large-2", 3000, 3000)) == 3000
 
     def export():
         with urllib.request.urlopen(emu.http + "/emulator/v1/state", timeout=60) as answer:

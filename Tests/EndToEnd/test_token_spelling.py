@@ -3,24 +3,13 @@ Kelvin sign (U+212A, which Unicode calls equal to `K`) in place of a `K` names n
 subscription or connect under it used to store the device again under that spelling, so the real
 token found nothing, sends registered a second device and the exported state could not be
 imported."""
-import pytest
-
 from api import Api, Topics
-from conftest import Emulator
 
 KELVIN = "%E2%84%AA"
 
 
-@pytest.fixture(scope="module")
-def emu():
-    emulator = Emulator("--apns-auth", "off")
-    yield emulator
-    assert emulator.alive(), emulator.stderr()[-3000:]
-    emulator.stop()
-
-
-def test_a_spelling_with_other_bytes_names_no_device(emu):
-    api = Api(emu.http, project="spelling")
+def test_a_spelling_with_other_bytes_names_no_device(emulator):
+    api = Api(emulator.http, project="spelling")
     topics = Topics(api)
     token = api.register(token="spell-K", platform="ios")
     status, body = topics.subscribe(f"spell-{KELVIN}", "news")

@@ -13,8 +13,8 @@ struct TokenTable<Value: Sendable>: Sendable {
 
     /// The value for `token`; setting nil removes it. Changed in place, not copied out.
     subscript(token: String) -> Value? {
-        get { storage[key(for: token)] }
-        _modify { yield &storage[key(for: token)] }
+        get { storage[TokenKey(token)] }
+        _modify { yield &storage[TokenKey(token)] }
     }
 
     /// The values, in no order; changed in place through an index.
@@ -28,7 +28,7 @@ struct TokenTable<Value: Sendable>: Sendable {
 
     /// The position of the value for `token`.
     func index(forKey token: String) -> Index? {
-        storage.index(forKey: key(for: token))
+        storage.index(forKey: TokenKey(token))
     }
 
     /// The position of the value for `key`'s token, the key made before (`KnownDevice`).
@@ -43,7 +43,7 @@ struct TokenTable<Value: Sendable>: Sendable {
 
     /// Removes and returns the value for `token`.
     mutating func removeValue(forKey token: String) -> Value? {
-        storage.removeValue(forKey: key(for: token))
+        storage.removeValue(forKey: TokenKey(token))
     }
 
     /// True when no value is stored.
@@ -55,9 +55,5 @@ struct TokenTable<Value: Sendable>: Sendable {
     /// Removes every value.
     mutating func removeAll() {
         storage.removeAll()
-    }
-
-    private func key(for token: String) -> TokenKey {
-        TokenKey(token)
     }
 }

@@ -46,14 +46,8 @@ extension Device {
     /// Reads a device of a state snapshot (offline); `deliveries` are its project's, to check its
     /// pending queue against.
     init(snapshot reader: SnapshotReader, deliveries: DeliveryStore) throws(SnapshotError) {
-        let token = try reader.string("token")
-        guard RegistrationToken.isWellFormed(token) else {
-            throw reader.error("token", "is not a well-formed registration token")
-        }
-        let apnsToken = try reader.optionalString("apnsToken")
-        if let apnsToken, !APNsDeviceToken.isWellFormed(apnsToken) || APNsDeviceToken.normalized(apnsToken) != apnsToken {
-            throw reader.error("apnsToken", "must be an APNs device token in lowercase hex")
-        }
+        let token = try reader.registrationToken("token")
+        let apnsToken = try reader.optionalAPNsToken("apnsToken")
         self.init(
             platform: try reader.named("platform", Platform.self), bundleID: try reader.string("bundleId"), token: token,
             apnsToken: apnsToken, appState: try reader.named("appState", AppState.self),

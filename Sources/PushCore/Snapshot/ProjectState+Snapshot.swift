@@ -108,10 +108,7 @@ extension ProjectState {
             "subscriptionSequence", above: highestSubscription, of: "subscription's sequence")
 
         for entry in try reader.objects("uninstalledTokens", keys: ["token", "uninstalledAt", "messageLogSequences"]) {
-            let token = try entry.string("token")
-            guard RegistrationToken.isWellFormed(token) else {
-                throw entry.error("token", "is not a well-formed registration token")
-            }
+            let token = try entry.registrationToken("token")
             guard devices[token] == nil, uninstalledTokens[token] == nil else {
                 throw entry.error("token", "\(token) is listed twice, or is also a registered device")
             }
@@ -124,11 +121,7 @@ extension ProjectState {
             }
         }
         for entry in try reader.objects("uninstalledApnsTokens", keys: ["apnsToken", "uninstalledAt"]) {
-            let apnsToken = try entry.string("apnsToken")
-            // As a device's: pushes look the token up in lowercase.
-            guard APNsDeviceToken.isWellFormed(apnsToken), APNsDeviceToken.normalized(apnsToken) == apnsToken else {
-                throw entry.error("apnsToken", "must be an APNs device token in lowercase hex")
-            }
+            let apnsToken = try entry.apnsToken("apnsToken")
             guard tokenByAPNsToken[apnsToken] == nil, uninstalledAPNsTokens[apnsToken] == nil else {
                 throw entry.error("apnsToken", "\(apnsToken) is listed twice, or belongs to a registered device")
             }
