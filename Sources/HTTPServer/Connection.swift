@@ -13,6 +13,9 @@ final class Connection: LoopHandler {
         /// Plain or decrypted bytes, before the protocol is known: HTTP/2 preface or HTTP/1.1?
         case detecting
         case active(ConnectionProtocol)
+        /// Answered and shut for writing; what the peer still sends is read and dropped, so that
+        /// the kernel does not answer it with a reset that would destroy the answer in flight.
+        case lingering(since: UInt64)
         case closed
     }
 
@@ -26,6 +29,10 @@ final class Connection: LoopHandler {
     /// goes past it is reset. A whole answer (a large state export) is held until it is sent:
     /// it was built in memory anyway, and requests behind it wait (`outputHighWater`).
     static let outputLimit = 8_388_608
+    /// A lingering close ends when the peer closes, after this long without a byte from it, or
+    /// after `lingerTotal` in all (nginx's `lingering_timeout` and `lingering_time`).
+    static let lingerQuiet = MonotonicClock.nanoseconds(seconds: 5)
+    static let lingerTotal = MonotonicClock.nanoseconds(seconds: 30)
     /// A connection that held more than this returns freed memory to the system when it closes.
     static let largeOutput = 1_048_576
 
@@ -46,6 +53,8 @@ final class Connection: LoopHandler {
     private var readPaused = false
     private var wantsWritable = false
     private var closeWhenFlushed = false
+    /// The peer ended its side: a close needs no lingering.
+    private var inputEnded = false
     /// Set while `flush` runs: what a protocol does from `fillOutput` may ask for a flush, which
     /// the running one's loop then does.
     private var flushing = false
@@ -74,12 +83,22 @@ final class Connection: LoopHandler {
     private var madeSession: ConnectionSession?
 
     var isSecure: Bool { tls != nil }
-    var isClosed: Bool { if case .closed = phase { true } else { false } }
+    /// Closed for the protocol: nothing more is sent or received, even while lingering.
+    var isClosed: Bool {
+        switch phase {
+        case .closed, .lingering: true
+        default: false
+        }
+    }
     var pendingOutput: Int { output.count }
 
     // MARK: events
 
     func handleEvent(readable: Bool, writable: Bool, hangup: Bool) {
+        if case .lingering = phase {
+            if readable { discardInput() } else if hangup { close() }
+            return
+        }
         if writable { flush() }
         if readable && !readPaused { readAvailable() }
         if hangup && !isClosed && !readable { close() }
@@ -89,7 +108,7 @@ final class Connection: LoopHandler {
     func readAvailable() {
         while !readPaused {
             switch phase {
-            case .closed:
+            case .closed, .lingering:
                 return
             case .sniffing:
                 guard sniffTLS() else { return }
@@ -229,6 +248,7 @@ final class Connection: LoopHandler {
 
     private func endOfInput() {
         if case .active(let proto) = phase { proto.peerClosed() }
+        inputEnded = true
         closeWhenFlushed = true
         readPaused = true
         flush()
@@ -295,7 +315,7 @@ final class Connection: LoopHandler {
         if pendingOutput > Self.largeOutput { heldLargeOutput = true }
         setWritable(pendingOutput > 0)
         if pendingOutput == 0 && closeWhenFlushed {
-            close()
+            if inputEnded { close() } else { linger() }
             return
         }
         let shouldPause = pendingOutput >= Self.outputHighWater || closeWhenFlushed
@@ -341,6 +361,8 @@ final class Connection: LoopHandler {
         switch phase {
         case .closed:
             return
+        case .lingering(let since):
+            if now &- since > Self.lingerTotal || now &- lastActivity > Self.lingerQuiet { close() }
         case .sniffing, .handshaking, .detecting:
             if now &- acceptedAt > headerLimit { close() }
         case .active(let proto):
@@ -380,9 +402,42 @@ final class Connection: LoopHandler {
         close(resetting: true)
     }
 
-    private func close(resetting: Bool) {
-        guard !isClosed else { return }
+    /// Closes gracefully while the peer may still be sending (a request body past a 413, say):
+    /// the answer is all written, so the write side ends with FIN (after TLS's close_notify),
+    /// and input is read and dropped until the peer closes or `checkDeadline` gives up. Closing
+    /// with unread input instead makes the kernel send a reset, and the peer's kernel then
+    /// drops the answer it has not read yet.
+    private func linger() {
         let previous = phase
+        phase = .lingering(since: MonotonicClock.now())
+        lastActivity = MonotonicClock.now()
+        if case .active(let proto) = previous { proto.connectionClosed() }
+        tls?.shutdown()
+        Socket.shutdownWrite(fd)
+        readPaused = false
+        wantsWritable = false
+        context.loop.setInterest(fd, readable: true, writable: false)
+        discardInput()
+    }
+
+    /// Reads and drops what a lingering peer sends; closes at its end or on an error.
+    private func discardInput() {
+        while true {
+            switch try? Socket.read(fd, into: context.readBuffer) {
+            case .done(let count)? where count > 0:
+                lastActivity = MonotonicClock.now()
+            case .wouldBlock?:
+                return
+            default:
+                return close()
+            }
+        }
+    }
+
+    private func close(resetting: Bool) {
+        if case .closed = phase { return }
+        let previous = phase
+        let lingered = if case .lingering = previous { true } else { false }
         phase = .closed
         // What never reached the socket is settled before the streams hear the client left, so
         // that whoever watches a stream's end finds its unsent writes settled already.
@@ -393,7 +448,7 @@ final class Connection: LoopHandler {
         if resetting {
             Socket.abort(fd)
         } else {
-            tls?.shutdown()
+            if !lingered { tls?.shutdown() }
             Socket.close(fd)
         }
         if heldLargeOutput { FreeMemory.releaseAfterLargeFree() }

@@ -119,7 +119,8 @@ final class HTTP2Handler: ConnectionProtocol {
         var options: OpaquePointer?
         nghttp2_option_new(&options)
         defer { nghttp2_option_del(options) }
-        // Cap how many streams a client may open before reading our answers (memory bound).
+        // Caps the PING and SETTINGS acknowledgements and RST_STREAM frames queued for a client
+        // that does not read them: past it nghttp2 ends the session (docs/server.md, floods).
         nghttp2_option_set_max_outbound_ack(options, 1000)
         var session: OpaquePointer?
         let result = nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(handler).toOpaque(), options)

@@ -129,6 +129,12 @@ enum Socket {
         _ = Glibc.close(fd)
     }
 
+    /// Sends FIN after whatever was written, keeping the read side open (a lingering close:
+    /// docs/server.md, "Closing a connection").
+    static func shutdownWrite(_ fd: Int32) {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Closes a connected socket so that the peer sees a reset: `SO_LINGER` with a zero timeout
     /// makes `close` send RST and drop whatever was unsent, instead of FIN.
     static func abort(_ fd: Int32) {

@@ -6,6 +6,8 @@ import socket
 import subprocess
 import ssl
 import time
+import urllib.error
+import urllib.request
 
 import h2.config
 import h2.connection
@@ -157,6 +159,45 @@ def test_over_limit_body_gets_413(emu, tmp_path):
     # Chunked, with no length announced: cut off while reading.
     code, _, _ = curl("--http1.1", "-H", "Transfer-Encoding: chunked", "-X", "POST", "--data-binary", f"@{big}", f"{emu.http}/x")
     assert code == 413
+    still_serving(emu)
+
+
+def test_413_reaches_a_client_still_sending_its_body(emu):
+    """The 413 goes out before the body has arrived, and the server ends the connection: it reads
+    and drops the rest, so the client that is still sending reads the answer instead of a reset
+    (urllib sends the whole body before it reads; every one of these got a reset before)."""
+    body = b"{" + b" " * (3 << 20) + b"}"
+    tls = ssl.create_default_context(cafile=emu.ca)
+    for base, context in ((emu.http, None), (emu.https, tls)):
+        for _ in range(5):
+            request = urllib.request.Request(f"{base}/v1/projects/p/messages:send", data=body,
+                                             headers={"content-type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as answer:
+                urllib.request.urlopen(request, context=context, timeout=10)
+            assert answer.value.code == 413, base
+            assert json.loads(answer.value.read())["error"]["code"] == 413
+    still_serving(emu)
+
+
+def open_descriptors(emu):
+    return len(os.listdir(f"/proc/{emu.proc.pid}/fd"))
+
+
+def test_lingering_close_ends_when_the_client_goes_quiet(emu):
+    """A client that stops sending after the 413 but keeps its socket open is closed once it has
+    been quiet for five seconds (docs/server.md, "Closing a connection")."""
+    still_serving(emu)
+    time.sleep(0.5)  # curl's connections of still_serving are closed by now
+    before = open_descriptors(emu)
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=10) as sock:
+        sock.sendall(b"POST /v1/projects/p/messages:send HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Length: 3000000\r\n\r\n" + b" " * 1_500_000)
+        answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+        # The server has ended its side and still holds the socket, reading what comes.
+        assert open_descriptors(emu) == before + 1
+        sock.sendall(b" " * 1000)
+        assert wait_until(lambda: open_descriptors(emu) == before, timeout=10)
     still_serving(emu)
 
 
