@@ -2196,9 +2196,12 @@ enum OpenAPIDocument {
             ],
             "properties": {
               "offsetSeconds": {
-                "type": "integer"
+                "type": "integer",
+                "minimum": -9223372036854775808,
+                "maximum": 9223372036854775807
               }
-            }
+            },
+            "additionalProperties": false
           },
           "counters": {
             "type": "object",
@@ -2209,12 +2212,17 @@ enum OpenAPIDocument {
             "properties": {
               "nextMessageId": {
                 "type": "string",
-                "pattern": "^[0-9]+$"
+                "pattern": "^0*[1-9][0-9]*$",
+                "maxLength": 19,
+                "description": "A positive whole number of at most 19 digits."
               },
               "nextDeliveryNumber": {
-                "type": "integer"
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 9223372036854775807
               }
-            }
+            },
+            "additionalProperties": false
           },
           "projects": {
             "type": "array",
@@ -2225,7 +2233,8 @@ enum OpenAPIDocument {
               ],
               "properties": {
                 "projectId": {
-                  "type": "string"
+                  "type": "string",
+                  "pattern": "^[a-zA-Z0-9._:-]{1,100}$"
                 },
                 "devices": {
                   "type": "array"
@@ -2251,10 +2260,12 @@ enum OpenAPIDocument {
                 "next": {
                   "type": "object"
                 }
-              }
+              },
+              "additionalProperties": false
             }
           }
-        }
+        },
+        "additionalProperties": false
       }
     },
     "parameters": {
