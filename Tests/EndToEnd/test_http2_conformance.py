@@ -4,7 +4,7 @@ import struct
 
 import pytest
 
-from h2frames import (DATA, END_STREAM, GOAWAY, HEADERS, PRIORITY, PROTOCOL_ERROR,
+from h2frames import (CONTINUATION, DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, PING, PRIORITY, PROTOCOL_ERROR,
                       RST_STREAM, STREAM_CLOSED, Client, connect, frame, goaway, reset_code)
 
 TRANSPORTS = ["h2c", "tls"]
@@ -148,4 +148,41 @@ def test_an_even_stream_id_is_a_protocol_error_and_the_server_lives_on(client, e
     """Client streams are odd; a HEADERS frame on stream 2 must not disturb the gap bookkeeping."""
     client.headers(2, end_stream=True)
     assert_connection_error(client.error(), PROTOCOL_ERROR)
+    assert emulator.alive()
+
+
+def send_in_continuations(client, stream_id, continuations):
+    """The request's header block: its first byte in HEADERS, the rest over `continuations`
+    CONTINUATION frames, the last with END_HEADERS."""
+    block = client.headers_block()
+    cuts = [1 + (len(block) - 1) * i // continuations for i in range(continuations + 1)]
+    frames = frame(HEADERS, END_STREAM, stream_id, block[:1])
+    for i in range(continuations):
+        flags = END_HEADERS if i == continuations - 1 else 0
+        frames += frame(CONTINUATION, flags, stream_id, block[cuts[i]:cuts[i + 1]])
+    client.send(frames)
+
+
+def test_a_header_block_in_eight_continuations_is_served(client):
+    send_in_continuations(client, 1, 8)
+    client.response_complete(1)
+    assert client.status(1) == 200
+
+
+def test_a_header_block_in_more_than_eight_continuations_ends_the_connection(client, emulator):
+    """nghttp2's guard against CONTINUATION floods (docs/server.md, "Floods end the connection")."""
+    send_in_continuations(client, 1, 9)
+    assert_connection_error(client.error(), PROTOCOL_ERROR)
+    assert emulator.alive()
+
+
+def test_a_ping_flood_ends_the_connection(emulator):
+    """1,100 PINGs in one write over h2c: more acknowledgements wait than nghttp2 queues."""
+    sock = connect(emulator.port, tls=False)
+    flood = Client(sock)
+    flood.start()
+    flood.send(b"".join(frame(PING, 0, 0, b"12345678") for _ in range(1100)))
+    frames = flood.read_frames(lambda frames: any(f[0] in (GOAWAY, "EOF") for f in frames))
+    sock.close()
+    assert_connection_error(frames, PROTOCOL_ERROR)
     assert emulator.alive()

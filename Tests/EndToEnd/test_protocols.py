@@ -96,6 +96,18 @@ def test_tls_without_alpn_speaking_http11(emulator):
     assert data.startswith(b"HTTP/1.1 200 OK\r\n") and data.endswith(b'{"status":"ok"}')
 
 
+def test_tls_offering_only_unknown_alpn_values_is_sniffed(emulator):
+    """No `no_application_protocol` alert: the handshake ends without ALPN and the decrypted bytes
+    are sniffed, as when nothing is offered (docs/server.md, "ALPN")."""
+    context = ssl.create_default_context(cafile=emulator.ca)
+    context.set_alpn_protocols(["spdy/3", "h3"])
+    with socket.create_connection(("127.0.0.1", emulator.port), timeout=10) as raw:
+        with context.wrap_socket(raw, server_hostname="localhost") as tls:
+            assert tls.selected_alpn_protocol() is None
+            status, body = h2_get(tls, "/healthz")
+    assert status == 200 and json.loads(body) == {"status": "ok"}
+
+
 def test_tls_12_and_13_only(emulator):
     # SECLEVEL=0 lets this client offer TLS 1.1, so a refusal comes from the server.
     for version, expected in (("-tls1_2", True), ("-tls1_3", True), ("-tls1_1", False)):
