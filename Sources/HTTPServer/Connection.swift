@@ -53,8 +53,9 @@ final class Connection: LoopHandler {
     private var readPaused = false
     private var wantsWritable = false
     private var closeWhenFlushed = false
-    /// The peer ended its side: a close needs no lingering.
+    /// The peer ended its side, or the server is stopping: a close does not linger.
     private var inputEnded = false
+    private var shuttingDown = false
     /// Set while `flush` runs: what a protocol does from `fillOutput` may ask for a flush, which
     /// the running one's loop then does.
     private var flushing = false
@@ -96,6 +97,7 @@ final class Connection: LoopHandler {
 
     func handleEvent(readable: Bool, writable: Bool, hangup: Bool) {
         if case .lingering = phase {
+            if writable && wantsWritable { endWriting() }
             if readable { discardInput() } else if hangup { close() }
             return
         }
@@ -315,7 +317,7 @@ final class Connection: LoopHandler {
         if pendingOutput > Self.largeOutput { heldLargeOutput = true }
         setWritable(pendingOutput > 0)
         if pendingOutput == 0 && closeWhenFlushed {
-            if inputEnded { close() } else { linger() }
+            if inputEnded || shuttingDown { close() } else { linger() }
             return
         }
         let shouldPause = pendingOutput >= Self.outputHighWater || closeWhenFlushed
@@ -376,6 +378,7 @@ final class Connection: LoopHandler {
     }
 
     func beginShutdown() {
+        shuttingDown = true
         switch phase {
         case .active(let proto):
             proto.beginShutdown()
@@ -412,12 +415,23 @@ final class Connection: LoopHandler {
         phase = .lingering(since: MonotonicClock.now())
         lastActivity = MonotonicClock.now()
         if case .active(let proto) = previous { proto.connectionClosed() }
-        tls?.shutdown()
-        Socket.shutdownWrite(fd)
+        if case .closed = phase { return }
+        if heldLargeOutput {
+            heldLargeOutput = false
+            FreeMemory.releaseAfterLargeFree()
+        }
         readPaused = false
-        wantsWritable = false
-        context.loop.setInterest(fd, readable: true, writable: false)
+        endWriting()
         discardInput()
+    }
+
+    /// Sends close_notify (TLS) and then FIN; while the socket has no room for close_notify,
+    /// waits until it is writable (the lingering limits still apply).
+    private func endWriting() {
+        let closeNotifySent = tls?.shutdown() ?? true
+        if closeNotifySent { Socket.shutdownWrite(fd) }
+        wantsWritable = !closeNotifySent
+        context.loop.setInterest(fd, readable: true, writable: wantsWritable)
     }
 
     /// Reads and drops what a lingering peer sends; closes at its end or on an error.

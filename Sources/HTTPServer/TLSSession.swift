@@ -57,11 +57,15 @@ final class TLSSession {
 
     /// Sends close_notify, once, without waiting for the peer's (RFC 8446 §6.1: a client can then
     /// tell the end of a close-delimited answer from a cut). Skipped before the handshake has
-    /// finished and after a fatal error.
-    func shutdown() {
-        guard !broken, SSL_is_init_finished(ssl) == 1 else { return }
-        _ = SSL_shutdown(ssl)
+    /// finished and after a fatal error. False when the socket had no room for it: call again
+    /// once it is writable.
+    @discardableResult
+    func shutdown() -> Bool {
+        guard !broken, SSL_is_init_finished(ssl) == 1 else { return true }
+        let result = SSL_shutdown(ssl)
+        let wantsWrite = result < 0 && SSL_get_error(ssl, result) == SSL_ERROR_WANT_WRITE
         ERR_clear_error()
+        return !wantsWrite
     }
 
     private func outcome(_ result: Int32) -> Outcome {

@@ -33,3 +33,22 @@ def test_sigterm_during_h2load(start_emulator):
     assert int(done.split(",")[3].split()[0]) > 0  # some succeeded
     assert stream_out.count("data: ") >= 10
     assert "stopped" in emu.proc.stdout.read().decode()
+
+
+def test_sigterm_with_idle_keep_alive_clients_stops_at_once(start_emulator):
+    """Idle connections are closed at once when the server stops: a pooled HTTP/1.1 client that
+    neither sends nor closes does not keep it waiting for the lingering close's 5 seconds."""
+    emu = start_emulator("--no-access-log")
+    idle = []
+    for _ in range(3):
+        sock = socket.create_connection(("127.0.0.1", emu.port), timeout=10)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+        idle.append(sock)
+    started = time.time()
+    emu.proc.send_signal(signal.SIGTERM)
+    assert emu.proc.wait(timeout=12) == 0
+    took = time.time() - started
+    for sock in idle:
+        sock.close()
+    assert took < 3, took
