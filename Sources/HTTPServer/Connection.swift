@@ -54,8 +54,7 @@ final class Connection: LoopHandler {
     private var wantsWritable = false
     private var closeWhenFlushed = false
     /// The peer ended its side, or the server is stopping: a close does not linger.
-    private var inputEnded = false
-    private var shuttingDown = false
+    private var closesWithoutLingering = false
     /// Set while `flush` runs: what a protocol does from `fillOutput` may ask for a flush, which
     /// the running one's loop then does.
     private var flushing = false
@@ -250,7 +249,7 @@ final class Connection: LoopHandler {
 
     private func endOfInput() {
         if case .active(let proto) = phase { proto.peerClosed() }
-        inputEnded = true
+        closesWithoutLingering = true
         closeWhenFlushed = true
         readPaused = true
         flush()
@@ -317,7 +316,7 @@ final class Connection: LoopHandler {
         if pendingOutput > Self.largeOutput { heldLargeOutput = true }
         setWritable(pendingOutput > 0)
         if pendingOutput == 0 && closeWhenFlushed {
-            if inputEnded || shuttingDown { close() } else { linger() }
+            if closesWithoutLingering { close() } else { linger() }
             return
         }
         let shouldPause = pendingOutput >= Self.outputHighWater || closeWhenFlushed
@@ -378,7 +377,7 @@ final class Connection: LoopHandler {
     }
 
     func beginShutdown() {
-        shuttingDown = true
+        closesWithoutLingering = true
         switch phase {
         case .active(let proto):
             proto.beginShutdown()
@@ -412,8 +411,8 @@ final class Connection: LoopHandler {
     /// drops the answer it has not read yet.
     private func linger() {
         let previous = phase
-        phase = .lingering(since: MonotonicClock.now())
         lastActivity = MonotonicClock.now()
+        phase = .lingering(since: lastActivity)
         if case .active(let proto) = previous { proto.connectionClosed() }
         if case .closed = phase { return }
         if heldLargeOutput {

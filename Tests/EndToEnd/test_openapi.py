@@ -1,11 +1,14 @@
 """The OpenAPI document (docs/openapi.json): valid, served as it is, and true of the live emulator."""
+import copy
 import json
 import pathlib
 import urllib.request
 
+import jsonschema
 from openapi_spec_validator import validate
 
 import openapi_fuzz
+from api import Api
 
 DOCUMENT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 
@@ -55,50 +58,40 @@ def test_schemathesis_finds_no_server_error_and_no_answer_the_document_contradic
     assert emulator.alive(), emulator.stderr()[-3000:]
 
 
-def test_state_snapshot_schema_refuses_what_the_import_refuses():
+def test_state_snapshot_schema_refuses_what_the_import_refuses(start_emulator):
     """The document's StateSnapshot and `PUT /emulator/v1/state` agree: an exported state fits
     the schema and imports; each changed snapshot below is refused by both (schemathesis sent
     `projectId: ""`, which the schema allowed and the import refuses)."""
-    import copy
-
-    import jsonschema
-
-    from api import Api
-    from conftest import Emulator
-
     schema = json.loads(DOCUMENT.read_text())["components"]["schemas"]["StateSnapshot"]
-    emu = Emulator()
-    try:
-        api = Api(emu.http, project="schema-check")
-        api.register(platform="android")
-        status, exported = api.call("GET", "/emulator/v1/state")
-        assert status == 200
-        jsonschema.validate(exported, schema)
-        assert api.call("PUT", "/emulator/v1/state", exported)[0] == 200
+    emu = start_emulator()
+    api = Api(emu.http, project="schema-check")
+    api.register(platform="android")
+    status, exported = api.call("GET", "/emulator/v1/state")
+    assert status == 200
+    jsonschema.validate(exported, schema)
+    assert api.call("PUT", "/emulator/v1/state", exported)[0] == 200
 
-        def changed(change):
-            snapshot = copy.deepcopy(exported)
-            change(snapshot)
-            return snapshot
+    def changed(change):
+        snapshot = copy.deepcopy(exported)
+        change(snapshot)
+        return snapshot
 
-        refused = {
-            "empty project id": changed(lambda s: s["projects"][0].update(projectId="")),
-            "project id with a slash": changed(lambda s: s["projects"][0].update(projectId="a/b")),
-            "unknown top-level field": changed(lambda s: s.update(extra=1)),
-            "unknown project field": changed(lambda s: s["projects"][0].update(extra=1)),
-            "unknown clock field": changed(lambda s: s["clock"].update(extra=1)),
-            "unknown counters field": changed(lambda s: s["counters"].update(extra=1)),
-            "message id 0": changed(lambda s: s["counters"].update(nextMessageId="0")),
-            "message id of 20 digits": changed(lambda s: s["counters"].update(nextMessageId="1" * 20)),
-            "delivery number 0": changed(lambda s: s["counters"].update(nextDeliveryNumber=0)),
-        }
-        for name, snapshot in refused.items():
-            status, body = api.call("PUT", "/emulator/v1/state", snapshot)
-            assert status == 400, (name, body)
-            try:
-                jsonschema.validate(snapshot, schema)
-            except jsonschema.ValidationError:
-                continue
-            raise AssertionError(f"the schema allows a snapshot the import refuses: {name}")
-    finally:
-        emu.stop()
+    refused = {
+        "empty project id": changed(lambda s: s["projects"][0].update(projectId="")),
+        "project id with a slash": changed(lambda s: s["projects"][0].update(projectId="a/b")),
+        "unknown top-level field": changed(lambda s: s.update(extra=1)),
+        "unknown project field": changed(lambda s: s["projects"][0].update(extra=1)),
+        "unknown clock field": changed(lambda s: s["clock"].update(extra=1)),
+        "unknown counters field": changed(lambda s: s["counters"].update(extra=1)),
+        "message id 0": changed(lambda s: s["counters"].update(nextMessageId="0")),
+        "message id of 20 digits": changed(lambda s: s["counters"].update(nextMessageId="1" * 20)),
+        "delivery number 0": changed(lambda s: s["counters"].update(nextDeliveryNumber=0)),
+    }
+    for name, snapshot in refused.items():
+        status, body = api.call("PUT", "/emulator/v1/state", snapshot)
+        assert status == 400, (name, body)
+        try:
+            jsonschema.validate(snapshot, schema)
+        except jsonschema.ValidationError:
+            continue
+        raise AssertionError(f"the schema allows a snapshot the import refuses: {name}")
