@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from hpack import NeverIndexedHeaderTuple
 
 from h2frames import (CONTINUATION, DATA, END_HEADERS, END_STREAM, HEADERS, RST_STREAM, Client,
                       connect, frame)
@@ -130,7 +131,10 @@ class ApnsConnection:
             fields.append((":authority", authority))
         if host is not None:
             fields.append(("host", host))
-        fields += list(headers)
+        # As h2 (aioapns) and nghttp2 (curl) send it: never indexed, so Huffman-coded in full in
+        # every request.
+        fields += [NeverIndexedHeaderTuple(name, value) if name == "authorization" else (name, value)
+                   for name, value in headers]
         block = self.client.encoder.encode(fields)
         if body is None:
             self.client.send(frame(HEADERS, END_HEADERS | END_STREAM, stream_id, block))
