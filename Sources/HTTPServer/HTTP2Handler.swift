@@ -25,7 +25,9 @@ final class HTTP2Handler: ConnectionProtocol {
     private var recentAuthority = RecentHeaderValue<String>()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
     private var longValueNames = HPACKLongValueNames()
-    /// The server never raises SETTINGS_MAX_FRAME_SIZE from HTTP/2's initial 16,384 bytes.
+    /// Follows the frames nghttp2 reads, so it counts on what this handler keeps true: every byte
+    /// read goes to nghttp2 (no callback pauses it), the input starts with the client's preface
+    /// (nghttp2 expects it), and SETTINGS_MAX_FRAME_SIZE stays at HTTP/2's initial 16,384 bytes.
     private var repeatedLiterals = RepeatedLiteralRewriter(maxFrameSize: 16_384)
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.

@@ -21,22 +21,22 @@ final class HeaderEncoder {
     deinit { nghttp2_hd_deflate_del(deflater) }
 
     func encode(_ fields: [(String, String)]) -> [UInt8] {
-        var storage = fields.map { (Array($0.0.utf8), Array($0.1.utf8)) }
-        return storage.withUnsafeMutableBufferPointer { storage in
-            var nva = storage.indices.map { index in
-                storage[index].0.withUnsafeMutableBufferPointer { name in
-                    storage[index].1.withUnsafeMutableBufferPointer { value in
-                        nghttp2_nv(name: name.baseAddress!, value: value.baseAddress ?? name.baseAddress!,
-                                   namelen: name.count, valuelen: value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-                    }
-                }
-            }
-            let bound = nghttp2_hd_deflate_bound(deflater, &nva, nva.count)
-            var block = [UInt8](repeating: 0, count: bound)
-            let written = nghttp2_hd_deflate_hd(deflater, &block, bound, &nva, nva.count)
-            precondition(written >= 0, "nghttp2_hd_deflate_hd failed: \(written)")
-            return Array(block[..<written])
+        // Each name and value copied into memory of its own, alive until nghttp2 has encoded them.
+        let buffers = fields.flatMap { [Array($0.0.utf8), Array($0.1.utf8)] }.map { bytes -> UnsafeMutableBufferPointer<UInt8> in
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+            _ = buffer.initialize(from: bytes)
+            return UnsafeMutableBufferPointer(rebasing: buffer[..<bytes.count])
         }
+        defer { buffers.forEach { UnsafeMutableBufferPointer(start: $0.baseAddress, count: max($0.count, 1)).deallocate() } }
+        var nva = stride(from: 0, to: buffers.count, by: 2).map { index in
+            nghttp2_nv(name: buffers[index].baseAddress!, value: buffers[index + 1].baseAddress!,
+                       namelen: buffers[index].count, valuelen: buffers[index + 1].count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        }
+        let bound = nghttp2_hd_deflate_bound(deflater, &nva, nva.count)
+        var block = [UInt8](repeating: 0, count: bound)
+        let written = nghttp2_hd_deflate_hd(deflater, &block, bound, &nva, nva.count)
+        precondition(written >= 0, "nghttp2_hd_deflate_hd failed: \(written)")
+        return Array(block[..<written])
     }
 }
 
@@ -149,7 +149,9 @@ enum ClientBytes {
     /// Where `original` and `rewritten` (each after the preface) differ for nghttp2: a description,
     /// or nil when every frame is the same, or a whole unpadded HEADERS frame that decodes to the
     /// same fields (or the same error) in nghttp2's decoder, and the same unframed bytes end both.
-    static func difference(_ original: [UInt8], _ rewritten: [UInt8]) -> String? {
+    /// A frame whose payload is over `maxFrameSize` before or after must not have changed: nghttp2
+    /// refuses the one and would take the other.
+    static func difference(_ original: [UInt8], _ rewritten: [UInt8], maxFrameSize: Int = 16_384) -> String? {
         let (before, beforeRest) = Frame.split(original)
         let (after, afterRest) = Frame.split(rewritten)
         guard before.count == after.count else { return "\(before.count) frames became \(after.count)" }
@@ -160,6 +162,9 @@ enum ClientBytes {
             let mayChange = frame.type == Frame.headers && frame.flags & Frame.endHeaders != 0 && frame.flags & 0x8 == 0
             guard frame == changed || (mayChange && frame.type == changed.type && frame.flags == changed.flags && frame.streamID == changed.streamID) else {
                 return "frame \(index) changed"
+            }
+            guard frame == changed || max(frame.payload.count, changed.payload.count) <= maxFrameSize else {
+                return "frame \(index) was changed though it is over the frame size limit before or after"
             }
             guard let fragment = frame.blockFragment, let changedFragment = changed.blockFragment else { continue }
             guard frame.payload.count - fragment.count == changed.payload.count - changedFragment.count,

@@ -50,6 +50,8 @@ final class RepeatedLiteralRewriterTests: XCTestCase {
         for size in [1, 2, 7, 8, 9, 10, 23, 24, 25, 33, 64, 100, 200, 333] {
             assertSameForNghttp2(input, ClientBytes.rewritten(input, pieces: [size]))
         }
+        // Reads that hold whole frames are rewritten.
+        XCTAssertEqual(plainTokenCount(ClientBytes.rewritten(input, pieces: [input.count])), 3)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             let pieces = (0..<20).map { _ in Int.random(in: 1...300, using: &generator) }
@@ -84,11 +86,58 @@ final class RepeatedLiteralRewriterTests: XCTestCase {
         assertSameForNghttp2(input, output)
     }
 
-    func testAFrameThatWouldGrowPastTheFrameSizeLimitIsLeftAlone() {
+    func testTheFrameSizeLimitHoldsForTheRewrittenFrame() {
         let input = connection(Array(repeating: ("/", Self.token), count: 3))
-        let largest = Frame.split(Array(input.dropFirst(24))).frames.map(\.payload.count).max()!
-        let output = ClientBytes.rewritten(input, pieces: [input.count], maxFrameSize: largest)
-        XCTAssertEqual(output, input)
+        let output = ClientBytes.rewritten(input, pieces: [input.count])
+        let rewrittenSize = Frame.split(Array(output.dropFirst(24))).frames.filter { $0.type == Frame.headers }.map(\.payload.count).max()!
+        XCTAssertEqual(ClientBytes.rewritten(input, pieces: [input.count], maxFrameSize: rewrittenSize - 1), input)
+        XCTAssertEqual(ClientBytes.rewritten(input, pieces: [input.count], maxFrameSize: rewrittenSize), output)
+    }
+
+    /// A header block that sends `value` twice, never indexed under `authorization`, Huffman-coded
+    /// however long its code is (nghttp2's encoder codes a value only when that makes it shorter).
+    private func blockWithCodedValueTwice(_ value: [UInt8]) -> [UInt8] {
+        let coded = ClientBytes.huffmanEncoded(value)
+        var length: [UInt8] = []
+        HPACKInteger.appendStringLength(coded.count, to: &length)
+        length[0] |= 0x80
+        let field = [0x1F, 0x08] + length + coded
+        return [0x82] + field + field
+    }
+
+    func testAValueWhoseCodeIsLongerThanItsBytesShortensTheFrame() {
+        // 40 bytes of 0xFF take 130 bytes of code.
+        let block = blockWithCodedValueTwice([UInt8](repeating: 0xFF, count: 40))
+        let input = ClientBytes.preface + (1...3).flatMap { Frame(type: Frame.headers, flags: Frame.endHeaders, streamID: UInt32(2 * $0 - 1), payload: block).bytes }
+        let output = ClientBytes.rewritten(input, pieces: [input.count])
+        XCTAssertLessThan(output.count, input.count)
+        assertSameForNghttp2(input, output)
+    }
+
+    func testAFrameOverTheLimitIsLeftAloneEvenWhenTheRewriteWouldBringItUnder() {
+        let block = blockWithCodedValueTwice([UInt8](repeating: 0xFF, count: 40))
+        let input = ClientBytes.preface + Frame(type: Frame.headers, flags: Frame.endHeaders, streamID: 1, payload: block).bytes
+        // The second copy of the value is remembered and would shrink the frame by 91 bytes.
+        XCTAssertEqual(ClientBytes.rewritten(input, pieces: [input.count], maxFrameSize: block.count - 10), input)
+        XCTAssertLessThan(ClientBytes.rewritten(input, pieces: [input.count], maxFrameSize: block.count).count, input.count)
+    }
+
+    func testAPlainLengthThatNeedsOneByteMoreThanTheCodedLength() {
+        // 130 digits: 82 bytes of code (a one-byte length), 130 plain (a two-byte length).
+        let digits = String(repeating: "1", count: 130)
+        let input = connection(Array(repeating: ("/", digits), count: 3))
+        let output = ClientBytes.rewritten(input, pieces: [input.count])
+        assertSameForNghttp2(input, output)
+        XCTAssertEqual(plainTokenCount(output, token: digits), 2)
+    }
+
+    func testValuesOfFewerThan32CodedBytesAreLeftToNghttp2() {
+        // Digits take 5 bits each: 49 of them 31 bytes of code, 50 of them 32.
+        for (count, rewritten) in [(49, 0), (50, 2)] {
+            let digits = String(repeating: "1", count: count)
+            let output = ClientBytes.rewritten(connection(Array(repeating: ("/", digits), count: 3)), pieces: [Int.max])
+            XCTAssertEqual(plainTokenCount(output, token: digits), rewritten, "\(count) digits")
+        }
     }
 
     func testAConnectionOfShortValuesIsLeftAloneAfterSixteenBlocks() {
