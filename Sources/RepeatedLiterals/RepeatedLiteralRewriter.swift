@@ -15,9 +15,9 @@ import ByteCoding
 ///
 /// Everything else passes through unchanged, and so does any frame the rewrite cannot take whole:
 /// one cut by the end of a read, padded, followed by CONTINUATION, malformed (nghttp2 reports it),
-/// one over `maxFrameSize` already, or one that the plain bytes would take over it. A connection whose first header
-/// blocks hold no value long enough to be worth it (a client of short tokens) is left alone from
-/// then on, so that it pays nothing for the walk through its frames.
+/// one over `maxFrameSize` already, or one that the plain bytes would take over it. A connection
+/// whose first header blocks hold no value long enough to be worth it (a client of short tokens)
+/// is left alone from then on, so that it pays nothing for the walk through its frames.
 public struct RepeatedLiteralRewriter {
     /// A value that has come twice, with its decoding.
     private struct Remembered {
@@ -134,14 +134,13 @@ public struct RepeatedLiteralRewriter {
     }
 
     /// Fills `replacements` for the whole HEADERS frame at `frameStart` and answers by how many bytes
-    /// they lengthen it; nil when it has none, or when they would take it over `maxFrameSize`.
+    /// they lengthen it; nil when it has none, or when the frame is over `maxFrameSize` before or after.
     private mutating func findReplacements(_ input: UnsafeRawBufferPointer, frameStart: Int, frameEnd: Int) -> Int? {
         let flags = input[frameStart + 4]
+        let payloadLength = frameEnd - frameStart - Self.frameHeaderLength
         // A frame over the limit stays as it is, for nghttp2 to refuse: a rewrite may shorten it
         // (a value's Huffman code can be longer than its bytes).
-        guard flags & Self.endHeadersFlag != 0, flags & Self.paddedFlag == 0,
-              frameEnd - frameStart - Self.frameHeaderLength <= maxFrameSize
-        else { return nil }
+        guard flags & Self.endHeadersFlag != 0, flags & Self.paddedFlag == 0, payloadLength <= maxFrameSize else { return nil }
         let blockStart = frameStart + Self.frameHeaderLength + (flags & Self.priorityFlag != 0 ? 5 : 0)
         // Most blocks are a few bytes of indexed fields: too short to hold a value worth the walk.
         guard frameEnd - blockStart >= Self.minimumEncodedLength + 2 else {
@@ -161,7 +160,6 @@ public struct RepeatedLiteralRewriter {
             replacements.append((value, plainString))
         }
         if hasValue { blocksLeftToLookAt = nil } else { countBlockWithoutValue() }
-        let payloadLength = frameEnd - frameStart - Self.frameHeaderLength
         guard !values.isMalformed, !replacements.isEmpty, payloadLength + growth <= maxFrameSize else { return nil }
         return growth
     }

@@ -3,7 +3,7 @@
 // put together and taken apart, and HPACK's Huffman code written out bit by bit.
 import CNGHTTP2
 #if canImport(RepeatedLiterals)
-import RepeatedLiterals
+@testable import RepeatedLiterals
 #endif
 
 /// A header field as nghttp2's decoder gives it: name, value and whether it is never indexed.
@@ -186,17 +186,16 @@ enum ClientBytes {
     /// What nghttp2's decoder makes of `bytes` as a Huffman-coded value: its decoding, or nil for an error.
     static func nghttp2HuffmanDecode(_ bytes: [UInt8]) -> [UInt8]? {
         // A literal without indexing, with the new name "x".
-        var block: [UInt8] = [0x00, 0x01, UInt8(ascii: "x")]
-        var length = bytes.count < 0x7F ? [UInt8(bytes.count)] : [0x7F]
-        var rest = bytes.count - 0x7F
-        while rest >= 0 && length.count > 0 && bytes.count >= 0x7F {
-            length.append(UInt8(rest & 0x7F) | (rest >= 0x80 ? 0x80 : 0))
-            guard rest >= 0x80 else { break }
-            rest >>= 7
-        }
-        length[0] |= 0x80
-        block += length + bytes
+        let block: [UInt8] = [0x00, 0x01, UInt8(ascii: "x")] + huffmanString(bytes)
         return HeaderDecoder().decode(block)?.first?.value
+    }
+
+    /// `coded` as an HPACK string literal: its length with the Huffman flag set, then the bytes.
+    static func huffmanString(_ coded: [UInt8]) -> [UInt8] {
+        var length: [UInt8] = []
+        HPACKInteger.appendStringLength(coded.count, to: &length)
+        length[0] |= 0x80
+        return length + coded
     }
 
     /// `text` in HPACK's Huffman code, the last byte padded with 1 bits.

@@ -97,11 +97,7 @@ final class RepeatedLiteralRewriterTests: XCTestCase {
     /// A header block that sends `value` twice, never indexed under `authorization`, Huffman-coded
     /// however long its code is (nghttp2's encoder codes a value only when that makes it shorter).
     private func blockWithCodedValueTwice(_ value: [UInt8]) -> [UInt8] {
-        let coded = ClientBytes.huffmanEncoded(value)
-        var length: [UInt8] = []
-        HPACKInteger.appendStringLength(coded.count, to: &length)
-        length[0] |= 0x80
-        let field = [0x1F, 0x08] + length + coded
+        let field = [0x1F, 0x08] + ClientBytes.huffmanString(ClientBytes.huffmanEncoded(value))
         return [0x82] + field + field
     }
 
