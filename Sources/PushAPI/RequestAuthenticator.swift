@@ -17,15 +17,17 @@ struct RequestAuthenticator: Sendable {
     static let insufficientScopeChallenge =
         #"Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="\#(OAuthScope.firebaseMessaging) \#(OAuthScope.cloudPlatform)""#
 
-    /// Google's answer when the request's credentials do not pass, else nil.
+    /// Google's answer when the request's credentials do not pass, else nil: without a bearer token
+    /// (`BearerCredential`) in every mode but `off`, and for a token that is not good in `strict`.
     func reject(_ request: HTTPRequest) -> HTTPResponse? {
-        guard mode == .strict else { return mode.reject(request) }
+        guard mode != .off else { return nil }
         guard let header = request.headers["authorization"] else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "CREDENTIALS_MISSING"))
         }
         guard let token = BearerCredential.token(in: header) else {
             return GoogleErrorResponse.make(.unauthenticated(reason: "ACCESS_TOKEN_TYPE_UNSUPPORTED"))
         }
+        guard mode == .strict else { return nil }
         let (error, challenge): (GoogleError, String)
         switch tokens.check(token, now: wallTime()) {
         case .valid:

@@ -192,3 +192,21 @@ def test_strict_without_service_accounts_accepts_any_signature(start_emulator):
     finally:
         firebase_admin.delete_app(app)
 
+
+
+def test_one_bearer_reading_in_every_mode(start_emulator, account):
+    """RFC 6750: the scheme in any case, then spaces. A tab after `Bearer` was refused under
+    `--auth any` and accepted under `--auth strict`; now both modes read the header one way."""
+    strict = strict_emulator(start_emulator, account)
+    relaxed = start_emulator()
+    token = access_token(strict, account[0])
+    for emu, good in ((strict, token), (relaxed, "x")):
+        api = Api(emu.http, project=PROJECT)
+        message = {"token": api.register(platform="ios", bundleId="com.example.app"), "data": {"k": "v"}}
+        for header in (f"Bearer {good}", f"bearer {good}", f"BEARER  {good}"):
+            status, body = api.send(message, auth=header)
+            assert status == 200, (header, body)
+        for header in (f"Bearer\t{good}", f"bearer\t{good}", "Bearer", f"Basic {good}"):
+            status, body = api.send(message, auth=header)
+            assert status == 401, (header, body)
+            assert body["error"]["details"][0]["reason"] == "ACCESS_TOKEN_TYPE_UNSUPPORTED", (header, body)

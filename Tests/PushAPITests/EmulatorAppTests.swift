@@ -100,15 +100,3 @@ final class EmulatorAppTests: XCTestCase {
         XCTAssertEqual(call("GET", "/emulator/v1/projects/p/messages").1?["messages"]?.arrayValue?.count, 0)
     }
 }
-
-/// `Authorization: Bearer` as `--auth any` reads it.
-final class BearerHeaderTests: XCTestCase {
-    func testSchemeInAnyCaseAndANonBlankToken() {
-        for accepted in ["Bearer x", "bearer ya29.token", "BEARER  t", " Bearer t", "bEaReR x"] {
-            XCTAssertTrue(AuthMode.isBearer(accepted), accepted)
-        }
-        for refused in ["", "Bearer", "Bearer ", "Bearer    ", "Basic abc", "Bearerx y", "Bear x", "Bearer\tx", "Bearer\u{0}x"] {
-            XCTAssertFalse(AuthMode.isBearer(refused), refused)
-        }
-    }
-}

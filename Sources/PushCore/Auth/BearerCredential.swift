@@ -1,23 +1,34 @@
 /// The `Authorization: Bearer <token>` credential, the one reading of it for every API that takes
-/// one (FCM's strict mode, the APNs provider API).
+/// one (FCM in every `--auth` mode, the APNs provider API).
+///
+/// RFC 6750 §2.1: the scheme (case-insensitive, RFC 9110 §11.1: APNs clients send `bearer`),
+/// one or more spaces, then the token. A tab is not a separator there, and a token holds no
+/// blank or control byte (docs/auth.md).
 public enum BearerCredential {
-    /// The token of `bearer <token>`: the scheme in any case, then spaces or tabs, the token without
-    /// the blanks around it; nil when the header is another scheme or the token is empty.
+    /// The token of `bearer <token>`: the scheme in any case, one or more spaces, then a token of
+    /// visible ASCII bytes (spaces around the whole value are ignored); nil when the header is
+    /// another scheme, is separated otherwise, or its token is empty or holds other bytes.
     public static func token(in header: String?) -> Substring? {
         guard let header else { return nil }
-        let value = header.drop(while: isBlank)
-        guard value.utf8.count > scheme.utf8.count,
-              value.prefix(scheme.count).lowercased() == scheme,
-              let separator = value.dropFirst(scheme.count).first, isBlank(separator)
-        else { return nil }
-        let token = value.dropFirst(scheme.count).drop(while: isBlank)
-        guard let last = token.lastIndex(where: { !isBlank($0) }) else { return nil }
-        return token[...last]
+        let bytes = header.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex, bytes[index] == space { bytes.formIndex(after: &index) }
+        for expected in scheme {
+            // Every byte of the scheme is a lowercase letter, so `| 0x20` lets only its capital through.
+            guard index != bytes.endIndex, bytes[index] | 0x20 == expected else { return nil }
+            bytes.formIndex(after: &index)
+        }
+        guard index != bytes.endIndex, bytes[index] == space else { return nil }
+        while index != bytes.endIndex, bytes[index] == space { bytes.formIndex(after: &index) }
+        let start = index
+        while index != bytes.endIndex, bytes[index] > space, bytes[index] < 0x7F { bytes.formIndex(after: &index) }
+        let end = index
+        // Only spaces may follow the token.
+        while index != bytes.endIndex, bytes[index] == space { bytes.formIndex(after: &index) }
+        guard start != end, index == bytes.endIndex else { return nil }
+        return header[start..<end]
     }
 
-    private static let scheme = "bearer"
-
-    private static func isBlank(_ character: Character) -> Bool {
-        character == " " || character == "\t"
-    }
+    private static let scheme = Array("bearer".utf8)
+    private static let space = UInt8(ascii: " ")
 }
