@@ -57,7 +57,11 @@ def test_export_reset_import_restores_everything(start_emulator):
 
     status, body = api.call("PUT", STATE, snapshot, {"Content-Type": "application/json"})
     assert status == 200, body
-    assert export(api) == snapshot
+    restored = export(api)
+    # The reset started message ids again from wall time, as a new process does: they go on from
+    # there when it is further on than the snapshot's (an import never makes ids go back).
+    assert int(restored["counters"].pop("nextMessageId")) >= int(snapshot["counters"]["nextMessageId"])
+    assert restored == {**snapshot, "counters": {"nextDeliveryNumber": snapshot["counters"]["nextDeliveryNumber"]}}
     assert api.call("GET", f"/emulator/v1/projects/{api.project}/messages")[1] == messages_before
     assert Topics(api).listed() == {"news": 2}
     faults = api.call("GET", f"/emulator/v1/projects/{api.project}/faults")[1]["faults"]
