@@ -2177,7 +2177,7 @@ enum OpenAPIDocument {
           "counters",
           "projects"
         ],
-        "description": "The whole state, versioned (docs/state.md has every field). An import refuses missing, unknown or mistyped fields anywhere.",
+        "description": "The whole state, versioned (docs/state.md has every field). An import refuses missing, unknown or mistyped fields anywhere, and parts that do not hold together (docs/state.md, What an import checks), with the path of the first.",
         "properties": {
           "kind": {
             "const": "push-emulator-state"
@@ -2197,8 +2197,9 @@ enum OpenAPIDocument {
             "properties": {
               "offsetSeconds": {
                 "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "minimum": 0,
+                "maximum": 9223372036854775807,
+                "description": "Not negative: the clock only moves forward from wall time (docs/state.md)."
               }
             },
             "additionalProperties": false

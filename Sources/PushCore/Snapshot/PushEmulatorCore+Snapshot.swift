@@ -87,6 +87,12 @@ extension PushEmulatorCore {
         guard case .number(let offsetText) = offsetValue, let offsetSeconds = Int64(offsetText) else {
             throw SnapshotError(path: "clock.offsetSeconds", "expected a whole number of seconds")
         }
+        // clock:advance moves the clock forward only and clock:reset returns it to wall time, so
+        // no clock operation makes a clock behind wall time (before the epoch, far enough back).
+        guard offsetSeconds >= 0 else {
+            throw SnapshotError(
+                path: "clock.offsetSeconds", "must not be negative (the clock only moves forward from wall time); got \(offsetSeconds)")
+        }
         let counters = try reader.object("counters", keys: ["nextMessageId", "nextDeliveryNumber"])
         // Up to the counter's maximum (19 digits, as FCM's ids have), which a send never passes:
         // whatever an export holds imports again.
