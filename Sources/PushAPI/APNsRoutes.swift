@@ -144,6 +144,9 @@ struct APNsRoutes {
             return APNsErrorResponse.make(.badDeviceToken, apnsID: errorID())
         case .rejected(let reason):
             return APNsErrorResponse.make(reason, apnsID: errorID())
+        case .exhausted:
+            // Apple's body holds a reason only; docs/state.md says which counter to look at.
+            return APNsErrorResponse.make(.internalServerError, apnsID: errorID())
         }
     }
 

@@ -43,6 +43,7 @@ struct DeviceRoutes {
         case .failure(let error):
             switch error {
             case .tokenInUse, .apnsTokenInUse: return ControlPlane.error(.alreadyExists(error.message))
+            case .counterExhausted(let exhausted): return ControlPlane.error(exhausted.googleError)
             default: return ControlPlane.error(.invalidArgument(error.message))
             }
         }

@@ -84,6 +84,7 @@ struct FCMRoutes {
         case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
         case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
         case .rejected(let error): return GoogleErrorResponse.make(error)
+        case .exhausted(let exhausted): return GoogleErrorResponse.make(exhausted.googleError)
         }
     }
 

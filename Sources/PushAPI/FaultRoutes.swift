@@ -55,8 +55,12 @@ struct FaultRoutes {
         } catch {
             return ControlPlane.error(error)
         }
-        let fault = core.addFault(project: request.pathParameters["project"] ?? "", spec)
-        return ControlPlane.ok(fault.json, status: 201)
+        do throws(CounterExhausted) {
+            let fault = try core.addFault(project: request.pathParameters["project"] ?? "", spec)
+            return ControlPlane.ok(fault.json, status: 201)
+        } catch {
+            return ControlPlane.error(error.googleError)
+        }
     }
 
     private static func notFound(_ id: String) -> HTTPResponse {

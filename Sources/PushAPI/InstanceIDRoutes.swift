@@ -76,6 +76,7 @@ struct InstanceIDRoutes {
         }
         let status = switch error {
         case .registrationNotFound, .uninstalled: 404
+        case .counterExhausted: 500
         default: 400
         }
         return Self.error(status, error.instanceIDCode, error.message)

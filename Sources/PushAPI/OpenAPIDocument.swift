@@ -746,7 +746,7 @@ enum OpenAPIDocument {
           "state"
         ],
         "summary": "Reset everything",
-        "description": "Every project is forgotten and the clock returns to wall time.",
+        "description": "Every project is forgotten, the clock returns to wall time and the counters to their start: delivery numbers from 1, message ids from wall time (docs/state.md, Counters).",
         "responses": {
           "200": {
             "description": "Done: an empty JSON object.",
@@ -2177,7 +2177,7 @@ enum OpenAPIDocument {
           "counters",
           "projects"
         ],
-        "description": "The whole state, versioned (docs/state.md has every field). An import refuses missing, unknown or mistyped fields anywhere.",
+        "description": "The whole state, versioned (docs/state.md has every field). An import refuses missing, unknown or mistyped fields anywhere, and parts that do not hold together (docs/state.md, What an import checks), with the path of the first.",
         "properties": {
           "kind": {
             "const": "push-emulator-state"
@@ -2197,8 +2197,9 @@ enum OpenAPIDocument {
             "properties": {
               "offsetSeconds": {
                 "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "minimum": 0,
+                "maximum": 9223372036854775807,
+                "description": "Not negative: the clock only moves forward from wall time (docs/state.md)."
               }
             },
             "additionalProperties": false
@@ -2214,12 +2215,13 @@ enum OpenAPIDocument {
                 "type": "string",
                 "pattern": "^0*[1-9][0-9]*$",
                 "maxLength": 19,
-                "description": "A positive whole number of at most 19 digits."
+                "description": "A positive whole number of at most 19 digits: at most 9999999999999999999, the counter's maximum, which no send passes (docs/state.md, Counters)."
               },
               "nextDeliveryNumber": {
                 "type": "integer",
                 "minimum": 1,
-                "maximum": 9223372036854775807
+                "maximum": 9007199254740992,
+                "description": "At most 2^53, the counter's maximum, which no send passes (docs/state.md, Counters)."
               }
             },
             "additionalProperties": false
@@ -2258,7 +2260,8 @@ enum OpenAPIDocument {
                   "type": "array"
                 },
                 "next": {
-                  "type": "object"
+                  "type": "object",
+                  "description": "The project's counters (deviceSequence, topicSequence, subscriptionSequence, logSequence, faultId), each at most 2^53, its maximum, which no operation passes (docs/state.md, Counters)."
                 }
               },
               "additionalProperties": false

@@ -43,6 +43,15 @@ extension CoreState {
                 token: token ?? identifiers.unusedToken(in: projectState), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
         }
+        // Every counter the send moves is checked before any moves: a refused send changes nothing.
+        let deliveryCount = slot != nil || newDevice != nil ? 1 : tokens.count
+        if let exhausted = Counter.check(.messageID, at: identifiers.messageIDs.upcoming)
+            ?? Counter.check(.deliveryNumber, at: identifiers.nextDeliveryNumber, toNumber: deliveryCount)
+            ?? Counter.check(.logSequence, at: projectState.log.nextSequence)
+            ?? (newDevice == nil ? nil : Counter.check(.deviceSequence, at: projectState.nextDeviceSequence))
+        {
+            return (.exhausted(exhausted), [])
+        }
         let name = identifiers.messageIDs.makeName(project: projectState.projectID)
         let senderID = configuration.senderID ?? projectState.derivedSenderID
         // Deliveries are numbered as they are made; a failed conversion gives the numbers back.

@@ -209,6 +209,8 @@ extension ProjectState {
 
     private static func owe(_ count: Int, reason: DeletionReason, by device: inout Device) {
         guard count > 0 else { return }
-        device.owedDeletion = Device.OwedDeletion(reason: reason, count: (device.owedDeletion?.count ?? 0) + count)
+        // Held at the largest number a snapshot holds, so that an export imports again.
+        let owed = min((device.owedDeletion?.count ?? 0) + count, SnapshotReader.largestInt)
+        device.owedDeletion = Device.OwedDeletion(reason: reason, count: owed)
     }
 }

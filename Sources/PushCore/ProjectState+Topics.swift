@@ -30,6 +30,7 @@ extension ProjectState {
         defer { devices[token] = device }
         if let existing = device.subscriptions[topic] { return .failure(.alreadySubscribed(existing)) }
         guard device.subscriptions.count < TopicLimits.maximumTopicsPerDevice else { return .failure(.tooManyTopics) }
+        if let exhausted = exhaustedCounter(subscribingTo: topic) { return .failure(.counterExhausted(exhausted)) }
         let subscription = TopicSubscription(
             registration: token, topic: topic, createdAt: now, sequence: nextSubscriptionSequence)
         nextSubscriptionSequence += 1
@@ -40,6 +41,12 @@ extension ProjectState {
         }
         topics[topic]!.subscribers.insert(token)
         return .success(subscription)
+    }
+
+    /// The counter that a new subscription to `topic` would take past its maximum, if any.
+    func exhaustedCounter(subscribingTo topic: String) -> CounterExhausted? {
+        Counter.check(.subscriptionSequence, at: nextSubscriptionSequence)
+            ?? (topics[topic] == nil ? Counter.check(.topicSequence, at: nextTopicSequence) : nil)
     }
 
     /// Removes a subscription; `.notSubscribed` when there was none.

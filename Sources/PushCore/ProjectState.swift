@@ -88,7 +88,7 @@ struct ProjectState: Sendable {
             guard APNsDeviceToken.isWellFormed(apnsToken) else { return .malformedAPNsToken }
             guard tokenByAPNsToken[APNsDeviceToken.normalized(apnsToken)] == nil else { return .apnsTokenInUse }
         }
-        return nil
+        return Counter.check(.deviceSequence, at: nextDeviceSequence).map(DeviceRegistrationError.counterExhausted)
     }
 
     /// A device that is not stored yet; `insert` stores it.

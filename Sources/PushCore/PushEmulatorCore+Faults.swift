@@ -2,10 +2,14 @@ import Synchronization
 
 /// Fault injection (`/emulator/v1/projects/{project}/faults`, docs/faults.md).
 extension PushEmulatorCore {
-    @discardableResult
     /// Stores a fault for the project; it applies to the project's next sends.
-    public func addFault(project: String, _ spec: FaultSpec) -> Fault {
-        state.withLock { state in
+    /// - Throws: `CounterExhausted` when the project's fault ids are used up (docs/state.md).
+    @discardableResult
+    public func addFault(project: String, _ spec: FaultSpec) throws(CounterExhausted) -> Fault {
+        try state.withLock { state throws(CounterExhausted) in
+            if let exhausted = Counter.check(.faultID, at: state.projects[project]?.faults.nextFaultID ?? 1) {
+                throw exhausted
+            }
             let seed = state.identifiers.random.next()
             let fault = state.projects[project, default: ProjectState(projectID: project)].faults.add(spec, seed: seed)
             faultsPresent.store(true, ordering: .relaxed)

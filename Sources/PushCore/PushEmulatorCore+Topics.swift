@@ -13,6 +13,12 @@ extension PushEmulatorCore {
             case .failure(let error):
                 return .failure(error)
             case .success(.new(let token)):
+                // Checked before the device is stored: a refused call registers nothing.
+                if let exhausted = Counter.check(.deviceSequence, at: projectState.nextDeviceSequence)
+                    ?? projectState.exhaustedCounter(subscribingTo: topic)
+                {
+                    return .failure(.counterExhausted(exhausted))
+                }
                 projectState.insert(projectState.makeDevice(
                     token: token, apnsToken: nil, platform: .ios, bundleID: state.configuration.defaultBundleID,
                     appState: .background, now: now))

@@ -300,12 +300,15 @@ public final class PushEmulatorCore: Sendable {
         for subscriber in removed?.streams.values.flatMap({ $0 }) ?? [] { subscriber.close() }
     }
 
-    /// Forgets every project and returns the clock to wall time.
+    /// Forgets every project, returns the clock to wall time and the counters to their start:
+    /// delivery numbers from 1 and message ids from wall time, as in a new process (an imported
+    /// snapshot's counters, however far on, are gone with it; docs/state.md).
     public func resetAll() {
         let removed = state.withLock { state in
             defer {
                 state.projects.removeAll()
                 state.clock.reset()
+                state.identifiers.resetCounters(wallTimeMilliseconds: state.clock.wallTime())
                 faultsPresent.store(false, ordering: .relaxed)
             }
             return Array(state.projects.values)

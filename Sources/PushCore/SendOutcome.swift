@@ -10,4 +10,8 @@ public enum SendOutcome<Failure: Error & Sendable>: Sendable {
     /// The notification builder refused the message (for example, the payload is too large);
     /// nothing was stored or registered.
     case rejected(Failure)
+    /// The send would take a counter (message ids, delivery numbers, the log's or the device
+    /// sequence) past its maximum; nothing was stored (FCM 500 INTERNAL, APNs 500
+    /// InternalServerError, both saying which counter; docs/state.md).
+    case exhausted(CounterExhausted)
 }

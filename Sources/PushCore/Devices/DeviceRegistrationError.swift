@@ -8,6 +8,8 @@ public enum DeviceRegistrationError: Error, Sendable, Equatable {
     case tokenInUse
     /// Another device has this APNs token.
     case apnsTokenInUse
+    /// The project's device sequence is at its maximum (docs/state.md, "Counters").
+    case counterExhausted(CounterExhausted)
 
     /// A message for the HTTP error body, saying what to do.
     public var message: String {
@@ -20,6 +22,8 @@ public enum DeviceRegistrationError: Error, Sendable, Equatable {
             "a device with this token is already registered; delete it first or leave token out"
         case .apnsTokenInUse:
             "another device already has this apnsToken; delete that device first"
+        case .counterExhausted(let exhausted):
+            exhausted.message
         }
     }
 }

@@ -39,13 +39,14 @@ public struct Fault: Sendable {
     /// the match must name it, `times` must be left, and the probability draw must come up.
     mutating func fires(on send: FaultedSend) -> Bool {
         guard !isUsedUp, spec.error?.applies(to: send) ?? true, spec.match.matches(send) else { return false }
-        matched += 1
+        // Both counts stop at the largest number a snapshot holds, so that an export imports again.
+        matched = min(matched + 1, SnapshotReader.largestInt)
         if let probability = spec.probability {
             // 53 random bits: a uniform draw in [0, 1).
             let draw = Double(random.next() >> 11) * 0x1p-53
             guard draw < probability else { return false }
         }
-        fired += 1
+        fired = min(fired + 1, SnapshotReader.largestInt)
         return true
     }
 

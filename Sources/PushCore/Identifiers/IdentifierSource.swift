@@ -6,6 +6,13 @@ struct IdentifierSource {
     var messageIDs: MessageIDGenerator
     var nextDeliveryNumber = 1
 
+    /// Message ids and delivery numbers start again as in a new emulator (`DELETE
+    /// /emulator/v1/state`); the random source goes on.
+    mutating func resetCounters(wallTimeMilliseconds: Int64) {
+        messageIDs = MessageIDGenerator(wallTimeMilliseconds: wallTimeMilliseconds)
+        nextDeliveryNumber = 1
+    }
+
     /// A generated registration token no device of the project uses.
     mutating func unusedToken(in project: ProjectState) -> String {
         while true {

@@ -15,7 +15,7 @@ public struct MessageIDGenerator: Sendable {
     var upcoming: UInt64 { next }
 
     /// Moves on to `number` unless ids have passed it already: an imported state's ids are never
-    /// issued again, and ids never go back.
+    /// issued again, and an import never makes ids go back.
     mutating func skip(to number: UInt64) {
         next = max(next, number)
     }

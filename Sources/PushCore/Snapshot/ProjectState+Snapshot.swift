@@ -82,6 +82,7 @@ extension ProjectState {
 
         var highestSubscription: Int?
         var deviceSequences = Set<Int>()
+        var queued = Set<Int>()
         for entry in try reader.objects("devices", keys: Device.snapshotKeys) {
             let device = try Device(snapshot: entry, deliveries: deliveries)
             guard devices[device.token] == nil else { throw entry.error("token", "two devices have the token \(device.token)") }
@@ -101,6 +102,16 @@ extension ProjectState {
             }
             for number in device.pendingDeliveryNumbers {
                 expiries.insert(PendingExpiry(expiresAt: deliveries[number]!.expiresAt, number: number))
+                queued.insert(number)
+            }
+        }
+        // A pending delivery waits in its device's queue (an uninstall drops it, a connect hands
+        // it over): one in no queue would never be delivered, expired or dropped.
+        for (index, delivery) in deliveries.inNumberOrder.enumerated() where delivery.state == .pending {
+            guard queued.contains(delivery.number) else {
+                throw SnapshotError(
+                    path: "\(reader.path("deliveries"))[\(index)]",
+                    "delivery \(delivery.number) is pending but in no device's pendingDeliveries")
             }
         }
         nextDeviceSequence = try next.counter("deviceSequence", above: deviceSequences.max(), of: "device's sequence")
@@ -131,6 +142,7 @@ extension ProjectState {
         let entries = try reader.increasing(
             "messageLog", keys: MessageLog.Entry.snapshotKeys, by: \.sequence, positionKey: "sequence",
             MessageLog.Entry.init(snapshot:))
+        try Self.checkDeliveryRanges(of: entries, against: deliveries, path: reader.path("messageLog"))
         let nextLogSequence = try next.counter("logSequence", above: entries.last?.sequence, of: "log entry's sequence")
         // The devices' lists of log entries grow with later sends: they must stay in order.
         for device in devices.values {
@@ -144,5 +156,33 @@ extension ProjectState {
             "faults", keys: Fault.snapshotKeys, by: \.id, positionKey: "id", Fault.init(snapshot:))
         let nextFaultID = try next.counter("faultId", above: restoredFaults.last?.id, of: "fault's id")
         faults = FaultTable(restoring: restoredFaults, nextID: nextFaultID)
+    }
+
+    /// A send's deliveries are numbered one after another, after every earlier send's: the log's
+    /// ranges follow one another without overlapping, and each names stored deliveries of its own
+    /// message (a log entry and its deliveries are only ever removed together). An empty range
+    /// (a topic nobody had subscribed to) names nothing.
+    private static func checkDeliveryRanges(
+        of entries: [MessageLog.Entry], against deliveries: DeliveryStore, path: String
+    ) throws(SnapshotError) {
+        var end = 1
+        for (index, entry) in entries.enumerated() where !entry.deliveryNumbers.isEmpty {
+            let range = entry.deliveryNumbers
+            let entryPath = "\(path)[\(index)]"
+            guard range.lowerBound >= end else {
+                throw SnapshotError(
+                    path: "\(entryPath).firstDeliveryNumber",
+                    "deliveries \(range.lowerBound) to \(range.upperBound - 1) overlap an earlier entry's (up to \(end - 1))")
+            }
+            // Bisected: a range of billions costs what the store holds in it.
+            let found = deliveries.deliveries(numbered: range)
+            guard found.count == range.count, found.allSatisfy({ $0.messageName == entry.name }) else {
+                throw SnapshotError(
+                    path: entryPath,
+                    "firstDeliveryNumber \(range.lowerBound) and deliveryCount \(range.count) name deliveries that are not"
+                        + " all stored deliveries of \(entry.name.text)")
+            }
+            end = range.upperBound
+        }
     }
 }

@@ -63,8 +63,8 @@ extension PushEmulatorCore {
 
     /// Replaces the whole state with a snapshot's: devices come back offline, open streams end.
     /// Everything is read and checked before anything changes. Message ids and delivery numbers
-    /// go on from the snapshot's counters, or from this emulator's if they are further on: ids
-    /// never go back.
+    /// go on from the snapshot's counters, or from this emulator's if they are further on: an
+    /// import never makes ids go back (only `resetAll` starts them again).
     /// - Throws: `SnapshotError` naming what is wrong; the state is then unchanged.
     public func importState(_ snapshot: JSONValue) throws(SnapshotError) {
         guard case .object(let top) = snapshot else {
@@ -87,12 +87,20 @@ extension PushEmulatorCore {
         guard case .number(let offsetText) = offsetValue, let offsetSeconds = Int64(offsetText) else {
             throw SnapshotError(path: "clock.offsetSeconds", "expected a whole number of seconds")
         }
+        // clock:advance moves the clock forward only and clock:reset returns it to wall time, so
+        // no clock operation makes a clock behind wall time (before the epoch, far enough back).
+        guard offsetSeconds >= 0 else {
+            throw SnapshotError(
+                path: "clock.offsetSeconds", "must not be negative (the clock only moves forward from wall time); got \(offsetSeconds)")
+        }
         let counters = try reader.object("counters", keys: ["nextMessageId", "nextDeliveryNumber"])
-        // At most 19 digits, as FCM's ids have: counting on from there cannot overflow.
+        // Up to the counter's maximum (19 digits, as FCM's ids have), which a send never passes:
+        // whatever an export holds imports again.
         guard let nextMessageID = UInt64(try counters.string("nextMessageId")), nextMessageID > 0,
-            nextMessageID < 10_000_000_000_000_000_000
+            nextMessageID <= Counter.largestMessageID
         else {
-            throw counters.error("nextMessageId", "expected a positive whole number of at most 19 digits, in a string")
+            throw counters.error(
+                "nextMessageId", "expected a positive whole number of at most 19 digits (\(Counter.largestMessageID)), in a string")
         }
         let nextDeliveryNumber = try counters.int("nextDeliveryNumber", atLeast: 1)
         var projects = [String: ProjectState]()

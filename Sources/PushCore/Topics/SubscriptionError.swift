@@ -15,6 +15,9 @@ public enum SubscriptionError: Error, Sendable, Equatable {
     case notSubscribed
     /// The device already has `TopicLimits.maximumTopicsPerDevice` topics.
     case tooManyTopics
+    /// A counter the subscription would move (the project's subscription, topic or device
+    /// sequence) is at its maximum (docs/state.md, "Counters").
+    case counterExhausted(CounterExhausted)
 
     /// The Instance ID API's per-token error code.
     public var instanceIDCode: String {
@@ -23,6 +26,7 @@ public enum SubscriptionError: Error, Sendable, Equatable {
         case .registrationNotFound, .uninstalled, .notSubscribed: "NOT_FOUND"
         case .alreadySubscribed: "ALREADY_EXISTS"
         case .tooManyTopics: "TOO_MANY_TOPICS"
+        case .counterExhausted: "INTERNAL"
         }
     }
 
@@ -40,6 +44,7 @@ public enum SubscriptionError: Error, Sendable, Equatable {
         case .tooManyTopics:
             "The registration is subscribed to \(TopicLimits.maximumTopicsPerDevice) topics, the most FCM allows;"
                 + " unsubscribe it from one first."
+        case .counterExhausted(let exhausted): exhausted.message
         }
     }
 }
@@ -57,6 +62,7 @@ extension SubscriptionError {
             GoogleError(
                 status: .failedPrecondition, message: message,
                 details: [GoogleErrorDetail.errorInfo(reason: "TOO_MANY_TOPICS", domain: "fcm.googleapis.com", metadata: [])])
+        case .counterExhausted(let exhausted): exhausted.googleError
         }
     }
 }

@@ -50,7 +50,7 @@ final class FaultTests: XCTestCase {
 
     func testMatchesItsSendsOnly() throws {
         let core = makeCore()
-        core.addFault(project: "p", try spec(.token("a"), error: "UNREGISTERED"))
+        try core.addFault(project: "p", try spec(.token("a"), error: "UNREGISTERED"))
         XCTAssertNil(core.fireFault(project: "p", on: .fcm(.token("b"))))
         XCTAssertNil(core.fireFault(project: "p", on: .fcm(.topic("a"))))
         XCTAssertNil(core.fireFault(project: "other", on: .fcm(.token("a"))))
@@ -59,21 +59,21 @@ final class FaultTests: XCTestCase {
 
     func testErrorKindPicksTheAPI() throws {
         let core = makeCore()
-        core.addFault(project: "p", try spec(error: "TooManyRequests", retryAfter: 3))
+        try core.addFault(project: "p", try spec(error: "TooManyRequests", retryAfter: 3))
         XCTAssertNil(core.fireFault(project: "p", on: .fcm(.token("a"))))
         let fired = core.fireFault(project: "p", on: .apns(deviceToken: "AB", pushType: nil))
         XCTAssertEqual(fired, FiredFault(error: .apns(.tooManyRequests), retryAfterSeconds: 3, delayMilliseconds: nil))
         let delay = try spec(error: nil, delay: 5)
         core.deleteFaults(project: "p")
-        core.addFault(project: "p", delay)
+        try core.addFault(project: "p", delay)
         XCTAssertNotNil(core.fireFault(project: "p", on: .fcm(.token("a"))))
         XCTAssertNotNil(core.fireFault(project: "p", on: .apns(deviceToken: "ab", pushType: .alert)))
     }
 
     func testAPNsMatchesTokenInAnyCaseAndPushType() throws {
         let core = makeCore()
-        core.addFault(project: "p", try spec(.apnsToken("ABCD"), error: "Unregistered"))
-        core.addFault(project: "p", try spec(.pushType(.voip), error: "ServiceUnavailable"))
+        try core.addFault(project: "p", try spec(.apnsToken("ABCD"), error: "Unregistered"))
+        try core.addFault(project: "p", try spec(.pushType(.voip), error: "ServiceUnavailable"))
         XCTAssertEqual(core.fireFault(project: "p", on: .apns(deviceToken: "abcd", pushType: nil))?.error, .apns(.unregistered))
         XCTAssertEqual(
             core.fireFault(project: "p", on: .apns(deviceToken: "ee", pushType: .voip))?.error, .apns(.serviceUnavailable))
@@ -82,7 +82,7 @@ final class FaultTests: XCTestCase {
 
     func testTimesCountsFiredAttemptsThenStops() throws {
         let core = makeCore()
-        let fault = core.addFault(project: "p", try spec(times: 2))
+        let fault = try core.addFault(project: "p", try spec(times: 2))
         XCTAssertNotNil(core.fireFault(project: "p", on: .fcm(.token("a"))))
         XCTAssertNotNil(core.fireFault(project: "p", on: .fcm(.token("a"))))
         XCTAssertNil(core.fireFault(project: "p", on: .fcm(.token("a"))))
@@ -93,8 +93,8 @@ final class FaultTests: XCTestCase {
 
     func testFirstFaultThatFiresDecides() throws {
         let core = makeCore()
-        core.addFault(project: "p", try spec(error: "INTERNAL", times: 1))
-        core.addFault(project: "p", try spec(error: "UNAVAILABLE"))
+        try core.addFault(project: "p", try spec(error: "INTERNAL", times: 1))
+        try core.addFault(project: "p", try spec(error: "UNAVAILABLE"))
         XCTAssertEqual(core.fireFault(project: "p", on: .fcm(.token("a")))?.error, .fcm(.internal))
         XCTAssertEqual(core.fireFault(project: "p", on: .fcm(.token("a")))?.error, .fcm(.unavailable))
     }
@@ -102,7 +102,7 @@ final class FaultTests: XCTestCase {
     func testSeededProbabilityRepeatsItsSequence() throws {
         func run() throws -> [Bool] {
             let core = makeCore()
-            core.addFault(project: "p", try spec(probability: 0.5, seed: 7))
+            try core.addFault(project: "p", try spec(probability: 0.5, seed: 7))
             return (0..<64).map { _ in core.fireFault(project: "p", on: .fcm(.token("a"))) != nil }
         }
         let first = try run()
@@ -114,25 +114,25 @@ final class FaultTests: XCTestCase {
 
     func testProbabilityWithoutSeedShowsTheChosenSeed() throws {
         let core = makeCore()
-        let fault = core.addFault(project: "p", try spec(probability: 0.5))
+        let fault = try core.addFault(project: "p", try spec(probability: 0.5))
         XCTAssertNotNil(fault.spec.seed)
         XCTAssertNotNil(fault.json["seed"])
     }
 
     func testProjectResetClearsFaults() throws {
         let core = makeCore()
-        core.addFault(project: "p", try spec())
+        try core.addFault(project: "p", try spec())
         core.resetProject("p")
         XCTAssertNil(core.fireFault(project: "p", on: .fcm(.token("a"))))
         XCTAssertEqual(try core.faults(project: "p").items.count, 0)
-        core.addFault(project: "q", try spec())
+        try core.addFault(project: "q", try spec())
         core.resetAll()
         XCTAssertNil(core.fireFault(project: "q", on: .fcm(.token("a"))))
     }
 
     func testDeleteAndPaging() throws {
         let core = makeCore()
-        for _ in 0..<3 { core.addFault(project: "p", try spec()) }
+        for _ in 0..<3 { try core.addFault(project: "p", try spec()) }
         let first = try core.faults(project: "p", page: PageRequest(size: 2))
         XCTAssertEqual(first.items.map(\.id), [1, 2])
         let second = try core.faults(project: "p", page: PageRequest(size: 2, token: first.nextPageToken))
