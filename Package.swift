@@ -47,13 +47,10 @@ let package = Package(
         // JSON and the byte-level code under it: the parser, the serializer, the word-at-a-time
         // byte tests, strings made in their inline form. Pure Swift, no domain rules.
         .target(name: "ByteCoding"),
-        // A speed trick at HTTP/2's input: header values a client repeats in full in every request
-        // (provider tokens, never indexed in HPACK) decoded once per connection. Pure Swift.
-        .target(name: "RepeatedLiterals", dependencies: ["ByteCoding"]),
         .target(
             name: "HTTPServer",
             dependencies: [
-                "ByteCoding", "CNGHTTP2", "COpenSSL", "CShims", "Locking", "RepeatedLiterals",
+                "ByteCoding", "CNGHTTP2", "COpenSSL", "CShims", "Locking",
                 // The access log's API (docs/ARCHITECTURE.md): a small package without dependencies.
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -86,7 +83,6 @@ let package = Package(
         .testTarget(name: "PushCoreTests", dependencies: ["ByteCoding", "PushCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         // Differential tests against nghttp2's own HPACK decoder.
-        .testTarget(name: "RepeatedLiteralsTests", dependencies: ["RepeatedLiterals", "CNGHTTP2"]),
         .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "PushCore", "Signatures"]),
         .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI"]),
     ],
