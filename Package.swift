@@ -53,11 +53,7 @@ let package = Package(
                 "ByteCoding", "CNGHTTP2", "COpenSSL", "CShims", "Locking",
                 // The access log's API (docs/ARCHITECTURE.md): a small package without dependencies.
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            // Every nghttp2 callback mutates stream and connection state held in classes, and each
-            // such access paid a runtime exclusivity check (about 1,200 instructions per request).
-            // Debug builds (the unit tests and `make sanitize`) keep the checks.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            ]
         ),
         // ES256 (APNs provider tokens) and RS256 (service-account assertions) keys and signatures
         // over OpenSSL: the C types stay inside.
