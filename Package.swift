@@ -47,20 +47,13 @@ let package = Package(
         // JSON and the byte-level code under it: the parser, the serializer, the word-at-a-time
         // byte tests, strings made in their inline form. Pure Swift, no domain rules.
         .target(name: "ByteCoding"),
-        // A speed trick at HTTP/2's input: header values a client repeats in full in every request
-        // (provider tokens, never indexed in HPACK) decoded once per connection. Pure Swift.
-        .target(name: "RepeatedLiterals", dependencies: ["ByteCoding"]),
         .target(
             name: "HTTPServer",
             dependencies: [
-                "ByteCoding", "CNGHTTP2", "COpenSSL", "CShims", "Locking", "RepeatedLiterals",
+                "ByteCoding", "CNGHTTP2", "COpenSSL", "CShims", "Locking",
                 // The access log's API (docs/ARCHITECTURE.md): a small package without dependencies.
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            // Every nghttp2 callback mutates stream and connection state held in classes, and each
-            // such access paid a runtime exclusivity check (about 1,200 instructions per request).
-            // Debug builds (the unit tests and `make sanitize`) keep the checks.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            ]
         ),
         // ES256 (APNs provider tokens) and RS256 (service-account assertions) keys and signatures
         // over OpenSSL: the C types stay inside.
@@ -86,7 +79,6 @@ let package = Package(
         .testTarget(name: "PushCoreTests", dependencies: ["ByteCoding", "PushCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         // Differential tests against nghttp2's own HPACK decoder.
-        .testTarget(name: "RepeatedLiteralsTests", dependencies: ["RepeatedLiterals", "CNGHTTP2"]),
         .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "PushCore", "Signatures"]),
         .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI"]),
     ],

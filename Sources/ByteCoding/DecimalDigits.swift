@@ -1,4 +1,4 @@
-/// The decimal digits of an unsigned number, worked out eight at a time (`String.eightDigits`)
+/// The decimal digits of an unsigned number, worked out eight at a time (`eightDigits`)
 /// rather than through `String(_:)`, whose generic description costs more than the rest of
 /// naming a message.
 public enum DecimalDigits {
@@ -16,9 +16,9 @@ public enum DecimalDigits {
         // digit that is not a leading zero is the lowest non-zero byte of the digits (0 to 9)
         // before they are made ASCII; `0` itself keeps its last digit.
         let digits = (
-            String.eightDigits(number / 10_000_000_000_000_000),
-            String.eightDigits(number / 100_000_000 % 100_000_000),
-            String.eightDigits(number % 100_000_000)
+            eightDigits(number / 10_000_000_000_000_000),
+            eightDigits(number / 100_000_000 % 100_000_000),
+            eightDigits(number % 100_000_000)
         )
         let start: Int
         if digits.0 != 0 {
@@ -38,5 +38,17 @@ public enum DecimalDigits {
     @inlinable
     public static func string(of number: UInt64) -> String {
         withDigits(of: number) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The eight decimal digits of `value` (below 10⁸), leading zeros included, one a byte
+    /// (0 to 9, not ASCII), the first in the lowest byte: divisions by 10⁴, 100 and 10 done in
+    /// every lane of the word at once, by multiplying.
+    @inlinable
+    public static func eightDigits(_ value: UInt64) -> UInt64 {
+        var lanes = value / 10_000 | (value % 10_000) &<< 32
+        let hundreds = ((lanes &* 10_486) &>> 20) & 0x0000_007F_0000_007F
+        lanes = hundreds | (lanes &- hundreds &* 100) &<< 16
+        let tens = ((lanes &* 103) &>> 10) & 0x000F_000F_000F_000F
+        return tens | (lanes &- tens &* 10) &<< 8
     }
 }

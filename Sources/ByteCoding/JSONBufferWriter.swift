@@ -10,14 +10,11 @@ public struct JSONBufferWriter: JSONOutput {
     @inlinable
     public var count: Int { counted }
     @usableFromInline var counted = 0
-    /// `String.smallASCIIFormHolds`, read once.
-    public let readsSmallStrings: Bool
 
     /// A writer that starts at the beginning of `buffer`.
     @inlinable
     public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
-        readsSmallStrings = String.smallASCIIFormHolds
     }
 
     /// The bytes `write` writes, in an array of their size: written on the stack first, in
@@ -69,21 +66,5 @@ public struct JSONBufferWriter: JSONOutput {
             UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + counted).copyMemory(from: source, byteCount: bytes.count)
         }
         counted += bytes.count
-    }
-
-    /// Appends the first `wordBytes` bytes of `words`, or counts them when they do not fit.
-    @inlinable @inline(__always)
-    public mutating func appendWords(_ words: (UInt64, UInt64, UInt64), count wordBytes: Int) {
-        if counted + 24 <= buffer.count {
-            // All three words, with the bytes past `wordBytes` overwritten later or never read:
-            // three stores instead of a copy.
-            let target = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + counted)
-            target.storeBytes(of: words.0, as: UInt64.self)
-            target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
-            target.storeBytes(of: words.2, toByteOffset: 16, as: UInt64.self)
-            counted += wordBytes
-        } else {
-            withUnsafeBytes(of: words) { appendBytes(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<wordBytes])) }
-        }
     }
 }

@@ -66,8 +66,6 @@ public struct JSONReader {
     public var index = 0
     /// Reused for strings that contain escapes.
     @usableFromInline var scratch: [UInt8]
-    /// `String.smallASCIIFormHolds`, read once here rather than through its lazy accessor per string.
-    @usableFromInline let makesSmallStrings: Bool
 
     /// A reader at the start of `buffer`, which the caller keeps alive while it reads.
     @inlinable
@@ -75,7 +73,6 @@ public struct JSONReader {
         self.bytes = buffer
         self.maxDepth = maxDepth
         self.scratch = []
-        self.makesSmallStrings = String.smallASCIIFormHolds
     }
 
     /// Whether every byte has been read.
@@ -273,8 +270,8 @@ public struct JSONReader {
     @inlinable @inline(__always)
     mutating func parseShortPlainString() -> String? {
         let start = index &+ 1
-        // Whole words only, and only in the inline form `smallASCIIFormHolds` vouches for.
-        guard makesSmallStrings, start &+ 8 <= bytes.count else { return nil }
+        // Whole words only.
+        guard start &+ 8 <= bytes.count else { return nil }
         let base = bytes.baseAddress.unsafelyUnwrapped + start
         let low = base.loadUnaligned(as: UInt64.self)
         var flags = JSONStringBytes.lookFlags(low)
@@ -293,9 +290,7 @@ public struct JSONReader {
         guard base.load(fromByteOffset: count &+ quoteOffset, as: UInt8.self) == UInt8(ascii: "\"") else { return nil }
         count &+= quoteOffset
         index = start &+ count &+ 1
-        return count <= 7
-            ? String.uncheckedSmallASCII(low: WordBytes.firstBytes(of: low, count: quoteOffset), high: 0, count: count)
-            : String.uncheckedSmallASCII(low: low, high: WordBytes.firstBytes(of: high, count: quoteOffset), count: count)
+        return String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
     /// Parses any string starting at its opening quote: `parseString` when the string is not
@@ -323,9 +318,9 @@ public struct JSONReader {
             position += 1
         }
         // Stopped at the closing quote: plain ASCII, no escapes, nothing left to check.
-        if makesSmallStrings, position < bytes.count, bytes[position] == ASCII.quote, position - runStart <= 15 {
+        if position < bytes.count, bytes[position] == ASCII.quote {
             index = position + 1
-            return String.uncheckedSmallASCII(bytes, start: runStart, count: position - runStart)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]), as: UTF8.self)
         }
         index = position
         var escaped = false
@@ -456,11 +451,7 @@ public struct JSONReader {
             guard !atEnd, ASCII.isDigit(bytes[index]) else { throw failure(.invalidNumber, at: start) }
             while !atEnd, ASCII.isDigit(bytes[index]) { index += 1 }
         }
-        // Digits, signs and exponents are ASCII: a short number is made inline, as short strings are.
-        let text =
-            makesSmallStrings && index - start <= 15
-            ? String.uncheckedSmallASCII(bytes, start: start, count: index - start)
-            : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         // Only an exponent or more than 308 integer digits can overflow a double; converting
         // every number would cost time on every request for nothing.
         if hasExponent || integerDigits > 308, let double = Double(text), !double.isFinite {

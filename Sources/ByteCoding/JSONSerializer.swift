@@ -86,9 +86,6 @@ public enum JSONSerializer {
     /// Appends `text` as a quoted, escaped JSON string.
     @inlinable @inline(__always)
     public static func writeString<Output: JSONOutput>(_ text: String, to output: inout Output) {
-        // Most strings written are short plain ASCII: quoted in registers and appended at once,
-        // inline at the caller; the rest take a call.
-        if output.readsSmallStrings, let small = text.inlineASCIIWords, writeQuotedPlain(small, to: &output) { return }
         writeQuotedEscaped(text, to: &output)
     }
 
@@ -108,34 +105,6 @@ public enum JSONSerializer {
         // Native strings, small ones included, lend their bytes; others are copied once.
         writeEscaped(text, to: &output)
         output.appendByte(0x22)
-    }
-
-    /// Appends the string in `small` (see `String.smallASCIIWords`) quoted, when no byte of it
-    /// needs an escape; false, having appended nothing, when one does.
-    @inlinable @inline(__always)
-    static func writeQuotedPlain<Output: JSONOutput>(
-        _ small: (low: UInt64, high: UInt64, count: Int), to output: inout Output
-    ) -> Bool {
-        // Only the string's own bytes are tested: its zero padding is flagged as control
-        // characters, but a flag set wrongly is always above one set rightly, so none of those
-        // reaches down into the string.
-        let bits = UInt64(truncatingIfNeeded: small.count) &* 8
-        let lowMask: UInt64 = bits >= 64 ? ~0 : (1 &<< bits) &- 1
-        let highMask: UInt64 = bits <= 64 ? 0 : (1 &<< (bits &- 64)) &- 1
-        guard JSONStringBytes.escapeFlags(small.low) & lowMask | JSONStringBytes.escapeFlags(small.high) & highMask == 0 else { return false }
-        // The quote, the bytes and the closing quote: at most 17 bytes, in three words; the
-        // padding is zero, so the closing quote is or-ed in at its place.
-        var words = (0x22 | small.low &<< 8, small.low &>> 56 | small.high &<< 8, small.high &>> 56)
-        let closing = bits &+ 8
-        if closing < 64 {
-            words.0 |= 0x22 &<< closing
-        } else if closing < 128 {
-            words.1 |= 0x22 &<< (closing &- 64)
-        } else {
-            words.2 |= 0x22
-        }
-        output.appendWords(words, count: small.count &+ 2)
-        return true
     }
 
     /// Appends `units` with `"`, `\` and control characters escaped, in runs between them.

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CNGHTTP2
-import RepeatedLiterals
 
 /// HTTP/2 on a connection, driven by an nghttp2 server session fed from memory: bytes in through
 /// `nghttp2_session_mem_recv`, frames out through `nghttp2_session_mem_send` into the connection's
@@ -25,10 +24,6 @@ final class HTTP2Handler: ConnectionProtocol {
     private var recentAuthority = RecentHeaderValue<String>()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
     private var longValueNames = HPACKLongValueNames()
-    /// Follows the frames nghttp2 reads, so it counts on what this handler keeps true: every byte
-    /// read goes to nghttp2 (no callback pauses it), the input starts with the client's preface
-    /// (nghttp2 expects it), and SETTINGS_MAX_FRAME_SIZE stays at HTTP/2's initial 16,384 bytes.
-    private var repeatedLiterals = RepeatedLiteralRewriter(maxFrameSize: 16_384)
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.
     private var framedCallbacks: [SentCallback] = []
@@ -159,11 +154,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
         guard !failed else { return }
-        // Header values the client repeats arrive decoded (docs/performance.md, "Repeated header values").
-        var result = 0
-        repeatedLiterals.rewrite(bytes, scratch: connection.context.rewriteBuffer) { input in
-            result = nghttp2_session_mem_recv(session, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
-        }
+        let result = nghttp2_session_mem_recv(session, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         if resetRequested { return connection.reset() }
         if result < 0 {
             // A protocol error, a bad connection preface among them: GOAWAY PROTOCOL_ERROR (where

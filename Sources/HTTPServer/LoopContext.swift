@@ -7,9 +7,6 @@ final class LoopContext {
     let accessLog: AccessLog?
     /// Reads land here before a protocol consumes them (one buffer per loop, not per connection).
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// Where HTTP/2 input is rewritten with repeated header values decoded (`RepeatedLiteralRewriter`):
-    /// a read's bytes, and room for the values to grow.
-    let rewriteBuffer: UnsafeMutableRawBufferPointer
     /// Set when the server is shutting down.
     var shuttingDown = false
 
@@ -19,12 +16,10 @@ final class LoopContext {
         self.handler = handler
         accessLog = configuration.accessLog.map { AccessLog(format: $0, fd: configuration.accessLogFD) }
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
-        rewriteBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * 65_536, alignment: 16)
     }
 
     deinit {
         readBuffer.deallocate()
-        rewriteBuffer.deallocate()
     }
 
     /// Runs the handler and logs the request.

@@ -57,67 +57,13 @@ final class JSONSerializerTests: XCTestCase {
         }
     }
 
-    /// Short ASCII strings are written from their inline form; longer or non-ASCII ones are not.
+    /// Strings of every short length, ASCII or not, are written quoted.
     func testWritesPlainStringsOfEveryShortLength() {
         for length in 0...17 {
             let text = String("abcdefghijklmnopq".prefix(length))
             XCTAssertEqual(JSONValue.string(text).jsonString, "\"" + text + "\"", "\(length)")
-            XCTAssertEqual(text.smallASCIIWords?.count, length <= 15 ? length : nil, "\(length)")
         }
-        XCTAssertNil("é".smallASCIIWords)
         XCTAssertEqual(JSONValue.string("é\"").jsonString, #""é\"""#)
-    }
-
-    /// The inline decimal form is `String(_:)`'s, around every change in the number of digits.
-    /// The read of an expiration back agrees with `Int64(_:)` on digits, signs, spaces, empty
-    /// text and values too large, at every short length.
-    func testInt64ValueIsInt64OfTheString() {
-        var texts = ["", "0", "00", "+", "-", "+5", "-5", "-0", " 1", "1 ", "1a", "a1", "١٢", "9223372036854775807",
-                     "9223372036854775808", "-9223372036854775808", "999999999999999", "1000000000000000",
-                     "0000000000000001", "/", ":", "12:3", "1/2"]
-        var digits = ""
-        for count in 1...18 {
-            digits += String(count % 10)
-            texts += [digits, String(repeating: "9", count: count), "0" + digits]
-        }
-        for text in texts {
-            XCTAssertEqual(text.int64Value, Int64(text), text)
-        }
-    }
-
-    func testDecimalIsStringOfTheValue() {
-        var values: [Int64] = [0, 1, 9, -1, -10, .max, .min, 1_763_000_000, 999_999_999_999_999, 1_000_000_000_000_000]
-        var power: Int64 = 1
-        for _ in 0..<18 {
-            values += [power - 1, power, power + 1, power * 7 + 3]
-            power *= 10
-        }
-        for value in values {
-            let text = String.decimal(value)
-            XCTAssertEqual(text, String(value))
-            XCTAssertEqual(Array(text.utf8), Array(String(value).utf8))
-            XCTAssertEqual(text.hashValue, String(value).hashValue)
-        }
-    }
-
-    /// The digits are worked out eight at a time in the lanes of a word: every length, with
-    /// random digits and random bytes around them, against `String(_:)` and `Int64(_:)`.
-    func testDecimalAndInt64ValueAgreeWithTheStandardLibraryOnRandomValues() {
-        var random = SeededRandom(seed: 11)
-        var power: Int64 = 1
-        for _ in 1...16 {
-            for _ in 0..<500 {
-                let value = Int64.random(in: 0..<power * 10, using: &random)
-                XCTAssertEqual(Array(String.decimal(value).utf8), Array(String(value).utf8), "\(value)")
-                XCTAssertEqual(String(value).int64Value, value)
-                // A byte replaced by one around the digits: `/`, `:`, a space, a letter.
-                var bytes = Array(String(value).utf8)
-                bytes[Int.random(in: 0..<bytes.count, using: &random)] = [0x2F, 0x3A, 0x20, 0x61].randomElement(using: &random)!
-                let text = String(decoding: bytes, as: UTF8.self)
-                XCTAssertEqual(text.int64Value, Int64(text), text)
-            }
-            power = power < 1_000_000_000_000_000 ? power * 10 : power
-        }
     }
 
     func testEscapesKeys() {

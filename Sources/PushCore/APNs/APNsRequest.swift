@@ -40,10 +40,9 @@ public struct APNsRequest: Sendable {
         if let topic, !topic.isEmpty, !Self.isTopic(topic) { throw .badTopic }
         if let collapseID, collapseID.utf8.count > Self.collapseIDByteLimit { throw .badCollapseId }
         if let priority, priority != "10", priority != "5", priority != "1" { throw .badPriority }
-        // `int64Value` (`Int64(_:)`'s reading, without its generic path for short numbers) alone
-        // would take a sign.
+        // `Int64(_:)` alone would take a sign.
         if let expiration,
-            expiration.utf8.first == UInt8(ascii: "+") || expiration.utf8.first == UInt8(ascii: "-") || expiration.int64Value == nil
+            expiration.utf8.first == UInt8(ascii: "+") || expiration.utf8.first == UInt8(ascii: "-") || Int64(expiration) == nil
         {
             throw .badExpirationDate
         }

@@ -65,7 +65,7 @@ public enum AppleConversion {
                 lowercaseName: "apns-topic", topic ?? APNsTopic.forBundleID(input.bundleID, pushType: resolvedPushType)),
             HeaderField(
                 lowercaseName: "apns-expiration",
-                expiration ?? String.decimal(input.now.secondsSinceEpoch + defaultExpirationSeconds)),
+                expiration ?? String(input.now.secondsSinceEpoch + defaultExpirationSeconds)),
         ]
         var added = others.count + (collapseID == nil ? 0 : 1)
         if apnsID != nil { added += 1 } else if case .given = input.defaultAPNsID { added += 1 }

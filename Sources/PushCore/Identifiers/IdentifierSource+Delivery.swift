@@ -19,7 +19,7 @@ extension IdentifierSource {
             default: break
             }
         }
-        let seconds = expiration.flatMap(\.int64Value)
+        let seconds = expiration.flatMap { Int64($0) }
         // The header is a number: any spelling of 0 (`00` too) is "deliver now or never", not
         // the epoch, which would expire the notification even for a connected device.
         let isNowOrNever = seconds == 0
