@@ -24,13 +24,7 @@ struct FCMRoutes {
             return GoogleErrorResponse.make(error)
         }
         let message = sendRequest.message
-        let target: MessageTarget
-        switch message.target {
-        case .token(let token): target = .token(token)
-        case .fid(let fid): target = .fid(fid)
-        case .topic(let topic): target = .topic(topic)
-        case .condition(let condition): target = .condition(condition)
-        }
+        let target = message.target
         if target.isTopicMessage, message.topicPayloadByteCount > FCMMessage.topicPayloadSizeLimit {
             return GoogleErrorResponse.make(
                 .fcmMessageTooBig(byteCount: message.topicPayloadByteCount, limit: FCMMessage.topicPayloadSizeLimit))

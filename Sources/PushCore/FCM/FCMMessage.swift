@@ -3,7 +3,7 @@ import ByteCoding
 /// An FCM HTTP v1 `Message`, parsed and validated; what `messages:send` delivers.
 public struct FCMMessage: Sendable, Equatable {
     /// Where it goes.
-    public var target: FCMTarget
+    public var target: MessageTarget
     // The optional parts here and in the configs are spelled `Optional<…>`: a `var` declared
     // `T?` starts out nil implicitly, and with that default the initializers build the value
     // in a temporary, copy it out and destroy the temporary, on every decoded send.
@@ -32,7 +32,7 @@ public struct FCMMessage: Sendable, Equatable {
 
     /// Makes a message.
     public init(
-        target: FCMTarget, data: [FCMStringPair] = [], notification: FCMNotification? = nil,
+        target: MessageTarget, data: [FCMStringPair] = [], notification: FCMNotification? = nil,
         android: FCMAndroidConfig? = nil, webpush: FCMWebpushConfig? = nil, apns: FCMApnsConfig? = nil,
         fcmOptions: FCMOptions? = nil
     ) {
@@ -61,7 +61,7 @@ public struct FCMMessage: Sendable, Equatable {
     /// Builds a message from the canonical JSON `FCMProtoJSONMapper` wrote (snake_case keys,
     /// types already checked). Fails only when no target is set.
     init(canonical json: JSONObject) throws(GoogleError) {
-        let target: FCMTarget
+        let target: MessageTarget
         if let token = json["token"]?.stringValue {
             target = .token(token)
         } else if let topic = json["topic"]?.stringValue {

@@ -56,7 +56,7 @@ extension FCMMessage {
                     + " a-z A-Z 0-9 - _ . ~ %, without the /topics/ prefix.",
                 field: "message.topic")
         case .condition(let condition):
-            // Parsed again at send time; parsing is cheap and keeps FCMTarget a plain value.
+            // Parsed again at send time; parsing is cheap and keeps the target a plain value.
             do throws(TopicConditionError) {
                 _ = try TopicCondition(parsing: condition)
             } catch {

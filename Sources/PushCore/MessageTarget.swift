@@ -1,6 +1,7 @@
 import ByteCoding
 
-/// Whom a message was addressed to.
+/// Whom a message is addressed to: an FCM v1 message's one target (`FCMMessage.target`), or the
+/// device token of an APNs push. The one target type of sends, faults and the message log.
 public enum MessageTarget: Sendable, Equatable {
     /// An FCM registration token.
     case token(String)
