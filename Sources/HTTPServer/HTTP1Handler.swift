@@ -237,6 +237,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         )
         request.connection = connection.session
         body = []
+        if request.body.count >= Connection.largeRequestBody { FreeMemory.releaseSoon() }
         if requestHead.upgradeToH2C && !connection.isSecure && request.body.isEmpty && !shuttingDown,
            let settings = requestHead.http2Settings.flatMap({ Base64URL.decode($0, lenient: true) }) {
             connection.send(Array("HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: h2c\r\n\r\n".utf8))

@@ -445,6 +445,7 @@ final class HTTP2Handler: ConnectionProtocol {
         }
         let request = stream.takeRequest()
         let head = request.method == "HEAD"
+        if request.body.count >= Connection.largeRequestBody { FreeMemory.releaseSoon() }
         let response = context.respond(
             to: HTTPRequest(
                 method: request.method, path: request.path, query: request.query, headers: request.headers, body: request.body,

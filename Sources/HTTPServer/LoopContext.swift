@@ -33,9 +33,14 @@ final class LoopContext {
         // The log needs the request after the handler: only then is it copied.
         let response = handler(copy request)
         if case .deferred(let start) = response.body {
-            // Logged when the answer comes, with its status.
+            // Logged when the answer comes, with its status. The line names no header and no
+            // body: the request waits without them (a delay would hold a megabyte of body for
+            // each request it holds back).
+            var logged = request
+            logged.body = []
+            logged.headers = HTTPHeaders()
             let log = LoopBound(accessLog, loop: loop)
-            let request = LoopBound(copy request, loop: loop)
+            let request = LoopBound(logged, loop: loop)
             return .deferred { later in
                 start(later.observed { answer in
                     log.value.record(request.value, status: answer.status, bytes: Self.bodySize(answer), startedAt: startedAt)

@@ -142,7 +142,8 @@ public final class PushEmulatorCore: Sendable {
     /// the size) and must not call back into the emulator. If it fails for any device, nothing is
     /// stored, registered or logged.
     /// - Parameters:
-    ///   - requestBody: the request as the sender wrote it (JSON), for the message log.
+    ///   - requestBody: the request as the sender wrote it (JSON), for the message log, which
+    ///     keeps it as `LoggedRequestBody.kept(_:)` says.
     ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
     ///   - knownDevice: for an `apnsToken` target, the device `apnsRecipient` found
     ///     for it: the send looks that device up first, and resolves the APNs token as usual when
@@ -158,6 +159,9 @@ public final class PushEmulatorCore: Sendable {
         knownDevice: KnownDevice? = nil,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
+        // Compacted before the lock, when long: a megabyte of padding is walked while other
+        // sends go on.
+        let requestBody = LoggedRequestBody.kept(requestBody)
         let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in
             let configuration = state.configuration
             let now = state.clock.now
