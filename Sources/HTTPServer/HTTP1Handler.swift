@@ -247,9 +247,11 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             return http2
         }
         let isHead = request.method == "HEAD"
-        let response = connection.context.respond(to: request, startedAt: startedAt)
+        let (response, held) = connection.context.respond(to: request, sendsBody: !isHead, startedAt: startedAt)
         let keepAlive = requestHead.keepAlive && !shuttingDown
         write(response, version: version, keepAlive: keepAlive, isHead: isHead)
+        // Counted until the socket took the last byte, or the connection closed first.
+        if held > 0 { connection.whenSent { _ in LargeAnswerBudget.release(held) } }
         return nil
     }
 

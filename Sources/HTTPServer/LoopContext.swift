@@ -27,9 +27,12 @@ final class LoopContext {
         rewriteBuffer.deallocate()
     }
 
-    /// Runs the handler and logs the request.
-    func respond(to request: consuming HTTPRequest, startedAt: UInt64) -> HTTPResponse {
-        guard let accessLog else { return handler(request) }
+    /// Runs the handler and logs the request. An answer of more than a megabyte whose body is
+    /// sent (`sendsBody`: not for HEAD) is counted in `LargeAnswerBudget`, or refused with a 503
+    /// when the budget is spent: `held` is what the caller gives back once the body was sent or
+    /// dropped.
+    func respond(to request: consuming HTTPRequest, sendsBody: Bool, startedAt: UInt64) -> (response: HTTPResponse, held: Int) {
+        guard let accessLog else { return admit(handler(request), sendsBody: sendsBody) }
         // The log needs the request after the handler: only then is it copied.
         let response = handler(copy request)
         if case .deferred(let start) = response.body {
@@ -41,14 +44,21 @@ final class LoopContext {
             logged.headers = HTTPHeaders()
             let log = LoopBound(accessLog, loop: loop)
             let request = LoopBound(logged, loop: loop)
-            return .deferred { later in
+            return (.deferred { later in
                 start(later.observed { answer in
                     log.value.record(request.value, status: answer.status, bytes: Self.bodySize(answer), startedAt: startedAt)
                 })
-            }
+            }, 0)
         }
-        accessLog.record(request, status: response.status, bytes: Self.bodySize(response), startedAt: startedAt)
-        return response
+        let admitted = admit(response, sendsBody: sendsBody)
+        accessLog.record(request, status: admitted.response.status, bytes: Self.bodySize(admitted.response), startedAt: startedAt)
+        return admitted
+    }
+
+    @inline(__always)
+    private func admit(_ response: HTTPResponse, sendsBody: Bool) -> (response: HTTPResponse, held: Int) {
+        guard sendsBody else { return (response, 0) }
+        return LargeAnswerBudget.admit(response, errorResponse: configuration.errorResponse)
     }
 
     private static func bodySize(_ response: HTTPResponse) -> Int {
