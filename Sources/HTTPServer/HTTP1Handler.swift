@@ -236,8 +236,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             remoteAddress: connection.remoteAddress
         )
         request.connection = connection.session
+        if body.count >= Connection.largeRequestBody { FreeMemory.releaseSoon() }
         body = []
-        if request.body.count >= Connection.largeRequestBody { FreeMemory.releaseSoon() }
         if requestHead.upgradeToH2C && !connection.isSecure && request.body.isEmpty && !shuttingDown,
            let settings = requestHead.http2Settings.flatMap({ Base64URL.decode($0, lenient: true) }) {
             connection.send(Array("HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: h2c\r\n\r\n".utf8))
@@ -247,11 +247,12 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             return http2
         }
         let isHead = request.method == "HEAD"
-        let (response, held) = connection.context.respond(to: request, sendsBody: !isHead, startedAt: startedAt)
+        var held = 0
+        let response = connection.context.respond(to: request, sendsBody: !isHead, startedAt: startedAt, heldBytes: &held)
         let keepAlive = requestHead.keepAlive && !shuttingDown
         write(response, version: version, keepAlive: keepAlive, isHead: isHead)
         // Counted until the socket took the last byte, or the connection closed first.
-        if held > 0 { connection.whenSent { _ in LargeAnswerBudget.release(held) } }
+        if held > 0 { connection.whenSent { [held] _ in LargeAnswerBudget.release(held) } }
         return nil
     }
 

@@ -87,6 +87,7 @@ final class HTTP2Stream: ResponseStreamSink {
     var heldAnswerBytes = 0
 
     /// Gives back what the answer held in `LargeAnswerBudget`.
+    @inline(never)
     func releaseHeldAnswer() {
         LargeAnswerBudget.release(heldAnswerBytes)
         heldAnswerBytes = 0

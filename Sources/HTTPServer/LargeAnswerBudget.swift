@@ -13,24 +13,23 @@ enum LargeAnswerBudget {
     static let limit = 268_435_456
     private static let held = Atomic<Int>(0)
 
-    /// `response`, and the bytes it now holds in the budget (to give back with `release` once
-    /// they are sent or dropped): 0 for an answer not counted; the 503 that says why, holding
-    /// nothing, for one that would take the total past `limit`.
-    @inline(__always)
-    static func admit(_ response: HTTPResponse, errorResponse: (Int, String) -> HTTPResponse) -> (response: HTTPResponse, held: Int) {
-        guard case .bytes(let body) = response.body, body.count > threshold else { return (response, 0) }
-        // The buffer's size, not the answer's: what it holds in memory.
-        return admitLarge(response, count: max(body.count, body.capacity), errorResponse: errorResponse)
-    }
-
+    /// `response`, an answer of more than `threshold` bytes, if it fits: its bytes are then
+    /// counted, and `heldBytes` says how many to give back with `release` once they are sent or
+    /// dropped. Else the 503 that says why, holding nothing.
     @inline(never)
-    private static func admitLarge(
-        _ response: HTTPResponse, count: Int, errorResponse: (Int, String) -> HTTPResponse
-    ) -> (response: HTTPResponse, held: Int) {
+    static func admit(
+        _ response: HTTPResponse, heldBytes: inout Int, errorResponse: (Int, String) -> HTTPResponse
+    ) -> HTTPResponse {
+        guard case .bytes(let body) = response.body else { return response }
+        // The buffer's size, not the answer's: what it holds in memory.
+        let count = max(body.count, body.capacity)
         var current = held.load(ordering: .relaxed)
         while current == 0 || current + count <= limit {
             let (exchanged, original) = held.compareExchange(expected: current, desired: current + count, ordering: .relaxed)
-            if exchanged { return (response, count) }
+            if exchanged {
+                heldBytes = count
+                return response
+            }
             current = original
         }
         var refusal = errorResponse(
@@ -39,7 +38,7 @@ enum LargeAnswerBudget {
                 + "and this one's \(count) bytes would take them past the limit of \(limit) bytes; "
                 + "try again once those clients have read their answers.")
         refusal.headers.add("retry-after", "1")
-        return (refusal, 0)
+        return refusal
     }
 
     /// Gives back what `admit` counted.
