@@ -160,8 +160,29 @@ public final class PushEmulatorCore: Sendable {
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
         // Compacted before the lock, when long: a megabyte of padding is walked while other
-        // sends go on.
-        let requestBody = LoggedRequestBody.kept(requestBody)
+        // sends go on. Two calls rather than one with the body chosen: a chosen body is a copy,
+        // retained and released on every send.
+        guard requestBody.count <= LoggedRequestBody.keptAsSentLimit else {
+            return accept(
+                project: project, target: target, origin: origin, requestBody: LoggedRequestBody.kept(requestBody),
+                implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeNotification: makeNotification)
+        }
+        return accept(
+            project: project, target: target, origin: origin, requestBody: requestBody,
+            implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeNotification: makeNotification)
+    }
+
+    /// `send` once its request body is as the log keeps it.
+    @inline(__always)
+    private func accept<Failure: Error & Sendable>(
+        project: String,
+        target: MessageTarget,
+        origin: DeliveryOrigin,
+        requestBody: [UInt8],
+        implicitBundleID: String?,
+        knownDevice: KnownDevice?,
+        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+    ) -> SendOutcome<Failure> {
         let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in
             let configuration = state.configuration
             let now = state.clock.now
