@@ -35,6 +35,10 @@ final class Connection: LoopHandler {
     static let lingerTotal = MonotonicClock.nanoseconds(seconds: 30)
     /// A connection that held more than this returns freed memory to the system when it closes.
     static let largeOutput = 1_048_576
+    /// The memory of request bodies this large is returned to the system after a burst of them
+    /// (`FreeMemory.releaseSoon()`): an HTTP/2 client may send hundreds at once, interleaved, and
+    /// the allocator would otherwise keep their peak for reuse.
+    static let largeRequestBody = 262_144
 
     let fd: Int32
     let context: LoopContext

@@ -236,6 +236,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             remoteAddress: connection.remoteAddress
         )
         request.connection = connection.session
+        if body.count >= Connection.largeRequestBody { FreeMemory.releaseSoon() }
         body = []
         if requestHead.upgradeToH2C && !connection.isSecure && request.body.isEmpty && !shuttingDown,
            let settings = requestHead.http2Settings.flatMap({ Base64URL.decode($0, lenient: true) }) {
@@ -246,9 +247,12 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             return http2
         }
         let isHead = request.method == "HEAD"
-        let response = connection.context.respond(to: request, startedAt: startedAt)
+        var held = 0
+        let response = connection.context.respond(to: request, sendsBody: !isHead, startedAt: startedAt, heldBytes: &held)
         let keepAlive = requestHead.keepAlive && !shuttingDown
         write(response, version: version, keepAlive: keepAlive, isHead: isHead)
+        // Counted until the socket took the last byte, or the connection closed first.
+        if held > 0 { connection.whenSent { [held] _ in LargeAnswerBudget.release(held) } }
         return nil
     }
 

@@ -83,6 +83,16 @@ final class HTTP2Stream: ResponseStreamSink {
 
     var pendingCount: Int { pending.count }
 
+    /// What this stream's whole answer holds in `LargeAnswerBudget` until it is framed or dropped.
+    var heldAnswerBytes = 0
+
+    /// Gives back what the answer held in `LargeAnswerBudget`.
+    @inline(never)
+    func releaseHeldAnswer() {
+        LargeAnswerBudget.release(heldAnswerBytes)
+        heldAnswerBytes = 0
+    }
+
     func streamWrite(_ bytes: [UInt8], whenSent: SentCallback?, from stream: ResponseStream) {
         guard !bodyComplete, responseStream === stream, let handler else {
             whenSent?(false)

@@ -23,6 +23,12 @@ public struct HTTPResponse: Sendable {
     /// What the connection does besides (or instead of) sending this response; nil: nothing.
     public var connectionAction: ConnectionAction?
 
+    /// The length of a whole body (`.bytes`); 0 for the others.
+    var wholeBodyCount: Int {
+        if case .bytes(let bytes) = body { return bytes.count }
+        return 0
+    }
+
     /// Makes a response.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
         self.status = status

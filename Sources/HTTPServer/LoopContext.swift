@@ -22,20 +22,39 @@ final class LoopContext {
         readBuffer.deallocate()
     }
 
-    /// Runs the handler and logs the request.
-    func respond(to request: consuming HTTPRequest, startedAt: UInt64) -> HTTPResponse {
-        guard let accessLog else { return handler(request) }
+    /// Runs the handler and logs the request. An answer of more than a megabyte whose body is
+    /// sent (`sendsBody`: not for HEAD) is counted in `LargeAnswerBudget`, or refused with a 503
+    /// when the budget is spent: `heldBytes` is then what the caller gives back once the body
+    /// was sent or dropped (it stays 0 for every other answer).
+    func respond(
+        to request: consuming HTTPRequest, sendsBody: Bool, startedAt: UInt64, heldBytes: inout Int
+    ) -> HTTPResponse {
+        guard let accessLog else {
+            let response = handler(request)
+            // One comparison for ordinary answers: a returned tuple or a copy of the response
+            // cost a few hundred instructions a request.
+            guard sendsBody && response.wholeBodyCount > LargeAnswerBudget.threshold else { return response }
+            return LargeAnswerBudget.admit(response, heldBytes: &heldBytes, errorResponse: configuration.errorResponse)
+        }
         // The log needs the request after the handler: only then is it copied.
-        let response = handler(copy request)
+        var response = handler(copy request)
         if case .deferred(let start) = response.body {
-            // Logged when the answer comes, with its status.
+            // Logged when the answer comes, with its status. The line names no header and no
+            // body: the request waits without them (a delay would hold a megabyte of body for
+            // each request it holds back).
+            var logged = request
+            logged.body = []
+            logged.headers = HTTPHeaders()
             let log = LoopBound(accessLog, loop: loop)
-            let request = LoopBound(copy request, loop: loop)
+            let request = LoopBound(logged, loop: loop)
             return .deferred { later in
                 start(later.observed { answer in
                     log.value.record(request.value, status: answer.status, bytes: Self.bodySize(answer), startedAt: startedAt)
                 })
             }
+        }
+        if sendsBody && response.wholeBodyCount > LargeAnswerBudget.threshold {
+            response = LargeAnswerBudget.admit(response, heldBytes: &heldBytes, errorResponse: configuration.errorResponse)
         }
         accessLog.record(request, status: response.status, bytes: Self.bodySize(response), startedAt: startedAt)
         return response

@@ -41,6 +41,9 @@ struct FCMRoutes {
         _ fired: FiredFault, project: String, target: MessageTarget, sendRequest: FCMSendRequest, body: [UInt8]
     ) -> HTTPResponse {
         let core = core
+        // The delay holds what the send needs, not the request: a body padded to a megabyte is
+        // kept as the log would keep it (the log keeps this same copy).
+        let body = LoggedRequestBody.kept(body)
         return FaultAnswer.respond(after: fired.delayMilliseconds) {
             var error: HTTPResponse?
             if case .fcm(let code)? = fired.error {

@@ -142,7 +142,8 @@ public final class PushEmulatorCore: Sendable {
     /// the size) and must not call back into the emulator. If it fails for any device, nothing is
     /// stored, registered or logged.
     /// - Parameters:
-    ///   - requestBody: the request as the sender wrote it (JSON), for the message log.
+    ///   - requestBody: the request as the sender wrote it (JSON), for the message log, which
+    ///     keeps it as `LoggedRequestBody.kept(_:)` says.
     ///   - implicitBundleID: the bundle id of a device registered by this send (nil: the default).
     ///   - knownDevice: for an `apnsToken` target, the device `apnsRecipient` found
     ///     for it: the send looks that device up first, and resolves the APNs token as usual when
@@ -156,6 +157,30 @@ public final class PushEmulatorCore: Sendable {
         requestBody: [UInt8],
         implicitBundleID: String? = nil,
         knownDevice: KnownDevice? = nil,
+        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+    ) -> SendOutcome<Failure> {
+        // Compacted before the lock, when long: a megabyte of padding is walked while other
+        // sends go on. Two calls rather than one with the body chosen: a chosen body is a copy,
+        // retained and released on every send.
+        guard requestBody.count <= LoggedRequestBody.keptAsSentLimit else {
+            return accept(
+                project: project, target: target, origin: origin, requestBody: LoggedRequestBody.kept(requestBody),
+                implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeNotification: makeNotification)
+        }
+        return accept(
+            project: project, target: target, origin: origin, requestBody: requestBody,
+            implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeNotification: makeNotification)
+    }
+
+    /// `send` once its request body is as the log keeps it.
+    @inline(__always)
+    private func accept<Failure: Error & Sendable>(
+        project: String,
+        target: MessageTarget,
+        origin: DeliveryOrigin,
+        requestBody: [UInt8],
+        implicitBundleID: String?,
+        knownDevice: KnownDevice?,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
         let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in

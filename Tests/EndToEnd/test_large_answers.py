@@ -12,7 +12,8 @@ import urllib.request
 import pytest
 
 from api import Api
-from conftest import MEASURES_MEMORY
+from conftest import MEASURES_MEMORY, wait_until
+from h2frames import Client, connect
 
 OPENAPI = "/emulator/v1/openapi.json"
 
@@ -154,3 +155,100 @@ def test_memory_of_a_large_answer_is_handed_back_while_its_client_keeps_the_sock
         while emu.rss_kib() - before > 8 * 1024 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert emu.rss_kib() - before < 8 * 1024, (before, emu.rss_kib())
+
+
+def state_of_devices(devices):
+    """A state snapshot of `devices` offline devices in one project (about 425 bytes each)."""
+    device = ('{"token":"%s","apnsToken":null,"platform":"ios","bundleId":"com.example.app","appState":"background",'
+              '"registeredAt":"2026-11-27T16:35:07.561Z","lastConnectedAt":null,"sequence":%d,"subscriptions":[],'
+              '"pendingDeliveries":[],"messageLogSequences":[],"owedMessagesDeleted":null}')
+    return ('{"kind":"push-emulator-state","version":2,"clock":{"offsetSeconds":0},'
+            '"counters":{"nextMessageId":"1","nextDeliveryNumber":1},"projects":[{"projectId":"big","devices":['
+            + ",".join(device % (f"tok{n:08d}:APA91b" + "x" * 130, n + 1) for n in range(devices))
+            + '],"uninstalledTokens":[],"uninstalledApnsTokens":[],"topics":[],"deliveries":[],"messageLog":[],'
+            '"faults":[],"next":{"deviceSequence":%d,"topicSequence":1,"subscriptionSequence":1,"logSequence":1,'
+            '"faultId":1}}]}' % (devices + 1)).encode()
+
+
+def get_state(port):
+    """(status, body) of GET /emulator/v1/state, read whole."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(f"GET /emulator/v1/state HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        return read_answers(sock, 1)[0]
+
+
+@pytest.mark.skipif(not MEASURES_MEMORY, reason="reads resident memory, which a sanitizer's allocator distorts")
+def test_clients_that_never_read_a_large_answer_hold_at_most_the_process_budget(start_emulator):
+    """Each client that asked for a state export and never read it held a whole copy until the
+    idle timeout: 20 clients of an 85 MB export held 2.2 GB. Answers of more than 1 MiB now share
+    one budget of 256 MiB for the process (docs/server.md); past it they are refused with 503."""
+    emu = start_emulator("--max-body-bytes", "100000000")
+    status, _ = Api(emu.http).call("PUT", "/emulator/v1/state", state_of_devices(25_000),
+                                   {"Content-Type": "application/json"})
+    assert status == 200
+    status, export = get_state(emu.port)
+    assert status == 200 and len(export) > 8 * 1024 * 1024
+    budget = 256 * 1024 * 1024
+    clients = 3 * budget // len(export) + 1  # three times the budget, were each answer held
+    before = emu.rss_kib()
+    sockets = []
+    try:
+        for _ in range(clients):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", emu.port))
+            sock.sendall(b"GET /emulator/v1/state HTTP/1.1\r\nHost: x\r\n\r\n")
+            sockets.append(sock)
+        # Until every request is answered (or refused): the size stops growing.
+        last, steady_since, deadline = emu.rss_kib(), time.monotonic(), time.monotonic() + 60
+        while time.monotonic() - steady_since < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            now = emu.rss_kib()
+            if now > last + 1024:
+                last, steady_since = now, time.monotonic()
+        grown = emu.rss_kib() - before
+        # The budget, and an answer being made on each of the two loops (the state as JSON values,
+        # then its bytes: a few times the answer).
+        bound = budget // 1024 + 8 * len(export) // 1024 + 32 * 1024
+        assert grown < bound, f"{clients} clients not reading a {len(export)}-byte answer: grew {grown} KiB"
+        # A client that reads meanwhile gets the whole answer or the 503 that says why.
+        status, answer = get_state(emu.port)
+        if status == 503:
+            error = json.loads(answer)["error"]
+            assert error["status"] == "UNAVAILABLE" and "limit of 268435456 bytes" in error["message"], error
+        else:
+            assert status == 200 and answer == export
+    finally:
+        for sock in sockets:
+            sock.close()
+    # Their connections closed, the budget is free again.
+    answers = []
+    assert wait_until(lambda: answers.append(get_state(emu.port)) or answers[-1][0] == 200, timeout=20)
+    assert answers[-1] == (200, export)
+
+
+def test_large_answers_held_on_http2_streams_count_in_the_process_budget(start_emulator):
+    """The same budget over HTTP/2: a connection whose client lets no DATA through (a window of 0)
+    holds each stream's answer; past 256 MiB of them the next streams are refused with 503, and
+    the budget is free again once the connection closes."""
+    emu = start_emulator("--max-body-bytes", "100000000")
+    status, _ = Api(emu.http).call("PUT", "/emulator/v1/state", state_of_devices(25_000),
+                                   {"Content-Type": "application/json"})
+    assert status == 200
+    status, export = get_state(emu.port)
+    assert status == 200
+    fits = 256 * 1024 * 1024 // len(export)
+    streams = [1 + 2 * n for n in range(fits + 10)]
+    client = Client(connect(emu.port, tls=False))
+    client.start(pairs=[(0x4, 0)])  # SETTINGS_INITIAL_WINDOW_SIZE = 0: no DATA may reach us
+    for stream_id in streams:
+        client.headers(stream_id, path="/emulator/v1/state")
+    client.read_frames(lambda frames: all(client.status(s) is not None for s in streams), timeout=120)
+    statuses = [client.status(s) for s in streams]
+    # Each answer counts its buffer, which may be larger than the answer: at most `fits` are held.
+    assert 1 <= statuses.count(200) <= fits and statuses.count(503) == len(streams) - statuses.count(200), statuses
+    assert statuses == sorted(statuses), statuses  # the first ones held, the later ones refused
+    client.sock.close()
+    answers = []
+    assert wait_until(lambda: answers.append(get_state(emu.port)) or answers[-1][0] == 200, timeout=20)
+    assert answers[-1] == (200, export)

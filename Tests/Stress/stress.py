@@ -8,10 +8,12 @@ resident size above its documented bound.
 
     python Tests/Stress/stress.py [BINARY]       (default .build/release/push-emulator)
 
-STRESS_ONLY=queue,zero-window,race,fd runs a subset (e.g. STRESS_ONLY=fd); STRESS_RACE_SECONDS
+STRESS_ONLY=queue,zero-window,race,fd,padded-log,delay-bodies,slow-export,oauth-tokens runs a subset
+(e.g. STRESS_ONLY=fd); STRESS_RACE_SECONDS
 (default 60) sets the length of the reconnect race; STRESS_HEALTHZ_MS (default 100) the /healthz
 bound.
 """
+import base64
 import collections
 import http.client
 import json
@@ -53,6 +55,16 @@ FD_LIMIT = 512                  # descriptor limit of the fd scenario's emulator
 FD_CONNECTIONS = 1_000          # idle connections it is offered
 FD_CPU_BOUND_SECONDS = 0.5      # server CPU time over FD_HOLD_SECONDS while they are held
 FD_HOLD_SECONDS = 5
+PADDED_SENDS = 1_000            # sends of a topic message padded with whitespace to 1 MB
+PADDED_GROWTH_BOUND_MIB = 32    # resident growth with them logged, past the release delay (measured: 7)
+DELAY_SENDS = 2_000             # sends of 1 MB held at once by a delay fault (h2load -c 4 -m 500)
+DELAY_MS = 30_000               # ... its delay
+DELAY_GROWTH_BOUND_MIB = 128    # resident growth while they are held, past the release delay (measured: 35)
+EXPORT_DEVICES = 200_000        # devices of the state exported (about 85 MB)
+EXPORT_CLIENTS = 20             # clients that ask for the export and never read it
+EXPORT_GROWTH_BOUND_MIB = 800   # peak growth meanwhile: the 256 MiB budget of unsent large answers, and the exports being made (measured: 578-611; 1,063 when each client held a copy)
+OAUTH_TOKENS = 200_000          # access tokens minted by replaying one assertion
+OAUTH_GROWTH_BOUND_MIB = 16     # resident growth after them (nothing is stored per token; 60 when each was stored)
 
 BIN = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else ".build/release/push-emulator"
 AUTH = {"Content-Type": "application/json", "Authorization": "Bearer stress"}
@@ -654,11 +666,257 @@ def fd_scenario(result, work):
         emulator.stop()
 
 
+# ---------------------------------------------------------------------------------------------
+# Memory that must not grow with what clients hold or replay
+# ---------------------------------------------------------------------------------------------
+
+def padded_send_body(work, name):
+    """A valid topic send padded with spaces to about a megabyte (the message log keeps the
+    compact request: docs/fcm.md), written to a file for h2load; returns (message, path)."""
+    message = {"message": {"topic": "news", "notification": {"title": "t"}}}
+    text = json.dumps(message, separators=(",", ":"))
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        f.write(text[:-1] + " " * 1_000_000 + "}")
+    return message, path
+
+
+def get_json(port, path):
+    status, body, _ = Api(port).call("GET", path)
+    assert status == 200, (path, status, body)
+    return body
+
+
+def padded_log_scenario(result, work):
+    emulator = Emulator()
+    try:
+        message, body_path = padded_send_body(work, "padded-log.json")
+        before = emulator.rss_mib()
+        started = time.monotonic()
+        succeeded, failed = h2load(f"http://127.0.0.1:{emulator.port}/v1/projects/padded/messages:send",
+                                   body_path, PADDED_SENDS, clients=2, streams=10)
+        result.note("sends", f"{succeeded:,} in {time.monotonic() - started:.1f} s (h2load -c 2 -m 10, 1 MB each)")
+        result.check("every send accepted", succeeded == PADDED_SENDS and failed == 0, f"{succeeded:,}", f"{PADDED_SENDS:,}")
+        # Past the release delay: what the bodies took while they arrived goes back to the system.
+        time.sleep(RESET_RELEASE_DELAY_S + 1)
+        held = emulator.rss_mib()
+        result.check(f"resident growth with {PADDED_SENDS:,} padded sends logged", held - before < PADDED_GROWTH_BOUND_MIB,
+                     f"{mib(before)} -> {mib(held)}", f"+{PADDED_GROWTH_BOUND_MIB} MiB")
+        page = get_json(emulator.port, f"/emulator/v1/projects/padded/messages?pageSize={PADDED_SENDS}")
+        logged = page.get("messages", [])
+        result.check("the log shows every send's compact request",
+                     len(logged) == PADDED_SENDS and all(entry["request"] == message for entry in logged),
+                     f"{len(logged):,} entries", f"{PADDED_SENDS:,} equal to the message")
+    finally:
+        emulator.stop()
+
+
+def delay_bodies_scenario(result, work):
+    emulator = Emulator()
+    try:
+        _, body_path = padded_send_body(work, "delay-bodies.json")
+        api = Api(emulator.port)
+        status, fault, _ = api.call("POST", "/emulator/v1/projects/delayed/faults", {"delayMs": DELAY_MS})
+        assert status == 201, fault
+        before = emulator.rss_mib()
+        sampler = RssSampler(emulator)
+        sampler.start()
+        outcome = {}
+        url = f"http://127.0.0.1:{emulator.port}/v1/projects/delayed/messages:send"
+        sender = threading.Thread(target=lambda: outcome.update(
+            answered=h2load(url, body_path, DELAY_SENDS, clients=4, streams=DELAY_SENDS // 4)))
+        sender.start()
+        fired, deadline = 0, time.monotonic() + DELAY_MS / 1000
+        while fired < DELAY_SENDS and time.monotonic() < deadline:
+            time.sleep(0.5)
+            fired = get_json(emulator.port, f"/emulator/v1/projects/delayed/faults/{fault['id']}")["fired"]
+        held_at = time.monotonic()
+        # Past the release delay: only what the delayed sends keep is left.
+        time.sleep(RESET_RELEASE_DELAY_S + 1)
+        held = emulator.rss_mib()
+        result.check("sends held by the delay at once", fired == DELAY_SENDS, f"{fired:,}", f"{DELAY_SENDS:,}")
+        result.check(f"resident growth with {DELAY_SENDS:,} sends of 1 MB delayed", held - before < DELAY_GROWTH_BOUND_MIB,
+                     f"{mib(before)} -> {mib(held)} ({time.monotonic() - held_at:.0f} s after the last was held)",
+                     f"+{DELAY_GROWTH_BOUND_MIB} MiB")
+        sender.join(timeout=DELAY_MS / 1000 + 120)
+        peak = sampler.stop()
+        result.note("peak while the bodies arrived (not bounded: 500 interleaved streams a connection, docs/server.md)",
+                    mib(peak))
+        succeeded, failed = outcome.get("answered", (0, DELAY_SENDS))
+        result.check("every delayed send answered 200 once its delay ended", succeeded == DELAY_SENDS and failed == 0,
+                     f"{succeeded:,}", f"{DELAY_SENDS:,}")
+    finally:
+        emulator.stop()
+
+
+def big_state(path, devices):
+    """A state snapshot of `devices` devices in one project (about 425 bytes each when exported)."""
+    device = ('{"token":"%s","apnsToken":null,"platform":"ios","bundleId":"com.example.app","appState":"background",'
+              '"registeredAt":"2026-11-27T16:35:07.561Z","lastConnectedAt":null,"sequence":%d,"subscriptions":[],'
+              '"pendingDeliveries":[],"messageLogSequences":[],"owedMessagesDeleted":null}')
+    with open(path, "w") as f:
+        f.write('{"kind":"push-emulator-state","version":2,"clock":{"offsetSeconds":0},'
+                '"counters":{"nextMessageId":"1","nextDeliveryNumber":1},"projects":[{"projectId":"big","devices":[')
+        f.write(",".join(device % (f"tok{n:08d}:APA91b" + "x" * 130, n + 1) for n in range(devices)))
+        f.write('],"uninstalledTokens":[],"uninstalledApnsTokens":[],"topics":[],"deliveries":[],"messageLog":[],'
+                '"faults":[],"next":{"deviceSequence":%d,"topicSequence":1,"subscriptionSequence":1,"logSequence":1,'
+                '"faultId":1}}]}' % (devices + 1))
+
+
+def read_http1_answer(sock):
+    """(status, body) of one HTTP/1.1 answer with a content-length."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(1 << 20)
+        if not chunk:
+            raise ConnectionError("closed before the answer")
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":", 1)[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")))
+    chunks, received = [rest], len(rest)
+    while received < length:
+        chunk = sock.recv(1 << 20)
+        if not chunk:
+            raise ConnectionError("closed in the answer")
+        chunks.append(chunk)
+        received += len(chunk)
+    return int(head.split(b" ")[1]), b"".join(chunks)[:length]
+
+
+def get_state(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as sock:
+        sock.sendall(b"GET /emulator/v1/state HTTP/1.1\r\nHost: x\r\n\r\n")
+        return read_http1_answer(sock)
+
+
+def slow_export_scenario(result, work):
+    emulator = Emulator("--max-body-bytes", "2000000000")
+    sockets = []
+    try:
+        path = os.path.join(work, "big-state.json")
+        big_state(path, EXPORT_DEVICES)
+        with open(path, "rb") as f:
+            snapshot = f.read()
+        with socket.create_connection(("127.0.0.1", emulator.port), timeout=120) as sock:
+            sock.sendall(b"PUT /emulator/v1/state HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         + f"Content-Length: {len(snapshot)}\r\n\r\n".encode() + snapshot)
+            status, body = read_http1_answer(sock)
+        assert status == 200, body[:300]
+        status, export = get_state(emulator.port)
+        assert status == 200, export[:300]
+        result.note("export", f"{len(export) / 2**20:,.0f} MiB ({EXPORT_DEVICES:,} devices)")
+        time.sleep(RESET_RELEASE_DELAY_S + 1)
+        before = emulator.rss_mib()
+        sampler = RssSampler(emulator)
+        sampler.start()
+        for _ in range(EXPORT_CLIENTS):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", emulator.port))
+            sock.sendall(b"GET /emulator/v1/state HTTP/1.1\r\nHost: x\r\n\r\n")
+            sockets.append(sock)
+        # Until every request is answered or refused (each export takes a while to make): the
+        # size has not grown for 3 s.
+        last, steady_since, deadline = emulator.rss_mib(), time.monotonic(), time.monotonic() + 120
+        while time.monotonic() - steady_since < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            now = emulator.rss_mib()
+            if now > last + 1:
+                last, steady_since = now, time.monotonic()
+        held = sampler.stop()
+        result.check(f"resident growth with {EXPORT_CLIENTS} clients not reading the export", held - before < EXPORT_GROWTH_BOUND_MIB,
+                     f"{mib(before)} -> peak {mib(held)}", f"+{EXPORT_GROWTH_BOUND_MIB} MiB")
+        status, answer = get_state(emulator.port)
+        answered = (status == 200 and answer == export) or (status == 503 and b"UNAVAILABLE" in answer)
+        result.check("a reading client meanwhile", answered, f"{status}, {len(answer):,} bytes", "the whole export or 503")
+        for sock in sockets:
+            sock.close()
+        sockets = []
+        # The budget is given back as the connections close.
+        deadline, status = time.monotonic() + 10, 0
+        while time.monotonic() < deadline:
+            status, answer = get_state(emulator.port)
+            if status == 200:
+                break
+            time.sleep(0.2)
+        result.check("a reading client once they left", status == 200 and answer == export,
+                     f"{status}, {len(answer):,} bytes", "the whole export")
+    finally:
+        for sock in sockets:
+            sock.close()
+        emulator.stop()
+
+
+def rs256_assertion(private_key, claims):
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding
+
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    signing_input = (b64(json.dumps({"alg": "RS256", "typ": "JWT", "kid": "k1"}).encode()) + "."
+                     + b64(json.dumps(claims).encode()))
+    signature = private_key.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
+    return signing_input + "." + b64(signature)
+
+
+def oauth_tokens_scenario(result, work):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    email = "stress-sender@stress.iam.gserviceaccount.com"
+    account_path = os.path.join(work, "service-account.json")
+    with open(account_path, "w") as f:
+        json.dump({"type": "service_account", "project_id": "stress", "private_key_id": "k1",
+                   "private_key": key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                    serialization.NoEncryption()).decode(),
+                   "client_email": email, "client_id": "1", "token_uri": "https://oauth2.googleapis.com/token"}, f)
+    emulator = Emulator("--auth", "strict", "--service-account", account_path)
+    try:
+        now = int(time.time())
+        assertion = rs256_assertion(key, {"iss": email, "aud": "https://oauth2.googleapis.com/token", "iat": now,
+                                          "exp": now + 3600, "scope": "https://www.googleapis.com/auth/firebase.messaging"})
+        body_path = os.path.join(work, "token-grant.txt")
+        with open(body_path, "w") as f:
+            f.write("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion)
+        before = emulator.rss_mib()
+        started = time.monotonic()
+        run = subprocess.run(
+            ["h2load", "-n", str(OAUTH_TOKENS), "-c", "8", "-m", "20", "-d", body_path,
+             "-H", "content-type: application/x-www-form-urlencoded", f"http://127.0.0.1:{emulator.port}/token"],
+            capture_output=True, text=True)
+        ok = re.search(r"status codes: (\d+) 2xx", run.stdout)
+        minted = int(ok.group(1)) if ok else 0
+        seconds = time.monotonic() - started
+        held = emulator.rss_mib()
+        result.note("grants", f"{minted:,} in {seconds:.1f} s ({minted / seconds:,.0f}/s; one assertion replayed, "
+                              "h2load -c 8 -m 20)")
+        result.check("every grant answered 200", minted == OAUTH_TOKENS, f"{minted:,}", f"{OAUTH_TOKENS:,}")
+        result.check(f"resident growth after {OAUTH_TOKENS:,} tokens", held - before < OAUTH_GROWTH_BOUND_MIB,
+                     f"{mib(before)} -> {mib(held)}", f"+{OAUTH_GROWTH_BOUND_MIB} MiB")
+        # The last token minted still sends.
+        connection = http.client.HTTPConnection("127.0.0.1", emulator.port, timeout=30)
+        connection.request("POST", "/token", open(body_path).read(), {"Content-Type": "application/x-www-form-urlencoded"})
+        token = json.loads(connection.getresponse().read())["access_token"]
+        connection.request("POST", "/v1/projects/stress/messages:send",
+                           json.dumps({"message": {"topic": "news", "notification": {"title": "t"}}}),
+                           {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+        answer = connection.getresponse()
+        answer.read()
+        result.check("a token minted then sends", answer.status == 200, str(answer.status), "200")
+    finally:
+        emulator.stop()
+
+
 SCENARIOS = {
     "queue": ("1M queued messages, then reads", queue_scenario),
     "zero-window": (f"{ZERO_WINDOW_STREAMS} zero-window streams, {ZERO_WINDOW_SENDS:,} sends", zero_window_scenario),
     "race": ("the reconnect race", race_scenario),
     "fd": (f"{FD_CONNECTIONS:,} idle connections at --nofile={FD_LIMIT}", fd_scenario),
+    "padded-log": (f"{PADDED_SENDS:,} sends padded to 1 MB, logged", padded_log_scenario),
+    "delay-bodies": (f"{DELAY_SENDS:,} sends of 1 MB held by a {DELAY_MS // 1000} s delay", delay_bodies_scenario),
+    "slow-export": (f"{EXPORT_CLIENTS} clients of an export of {EXPORT_DEVICES:,} devices that never read", slow_export_scenario),
+    "oauth-tokens": (f"{OAUTH_TOKENS:,} access tokens from one assertion", oauth_tokens_scenario),
 }
 
 

@@ -12,7 +12,8 @@ public struct LoggedMessage: Sendable, Equatable {
     public var sentAt: Timestamp
     /// Whom it was addressed to.
     public var target: MessageTarget
-    /// The request as the sender wrote it, serialized.
+    /// The request's bytes as the log keeps them (`LoggedRequestBody`): as the sender wrote them,
+    /// or without the whitespace between tokens when they were long.
     public var requestBody: [UInt8]
     /// One delivery per device it reached, in their current state.
     public var deliveries: [Delivery]

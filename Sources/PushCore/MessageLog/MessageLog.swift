@@ -6,8 +6,9 @@
 /// name each topic, so a filtered page reads the matching entries only, not the log between them.
 /// The `state` filter alone is a scan (states change after the send; see docs/fcm.md).
 struct MessageLog: Sendable {
-    /// One accepted send, with its deliveries by number. The request is kept as the sender's
-    /// bytes and parsed only when the log is read: the log holds every send.
+    /// One accepted send, with its deliveries by number. The request is kept as bytes
+    /// (`LoggedRequestBody`: the sender's, or compacted when long) and parsed only when the log
+    /// is read: the log holds every send.
     struct Entry: Sendable {
         var sequence: Int
         var name: MessageName

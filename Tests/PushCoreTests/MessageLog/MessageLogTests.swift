@@ -1,3 +1,4 @@
+import ByteCoding
 import PushCore
 import XCTest
 
@@ -197,5 +198,35 @@ final class MessageLogTests: XCTestCase {
         core.resetAll()
         XCTAssertEqual(try core.devices(project: "other").items, [])
         XCTAssertEqual(core.clock.offsetSeconds, 0)
+    }
+}
+
+/// What the log keeps of a request body (`LoggedRequestBody`).
+final class LoggedRequestBodyTests: XCTestCase {
+    /// A megabyte of whitespace around a short message: the log keeps the message's bytes, not
+    /// the megabyte, and shows the same request.
+    func testLongBodyIsKeptWithoutItsPadding() throws {
+        let core = makeCore()
+        register(core)
+        let message = Array(#"{"message":{"token":"device-1","data":{"k":"a  b"}}}"#.utf8)
+        let padded = Array(message.dropLast()) + [UInt8](repeating: 0x20, count: 1_000_000) + [0x7D]
+        let sent = core.send(project: "demo", target: .token("device-1"), origin: .fcm, requestBody: padded) { context in
+            Result<APNsNotification, Never>.success(AppleConversion.convert(AppleConversionInput(context: context, notification: nil, data: [], apnsHeaders: [])))
+        }
+        XCTAssertNotNil(sent.sent)
+        let logged = try XCTUnwrap(core.messages(project: "demo").items.first)
+        XCTAssertEqual(logged.requestBody, message)
+        XCTAssertLessThan(logged.requestBody.capacity, 1024)
+        XCTAssertEqual(logged.request, try JSONParser.parse(padded))
+    }
+
+    /// Up to the limit a body is kept as sent, whitespace and all; one byte over, compacted.
+    func testBodiesUpToTheLimitAreKeptAsSent() {
+        let head = Array(#"{"message":{"topic":"news"}"#.utf8)
+        let atLimit = head + [UInt8](repeating: 0x20, count: LoggedRequestBody.keptAsSentLimit - head.count - 1) + [0x7D]
+        XCTAssertEqual(atLimit.count, LoggedRequestBody.keptAsSentLimit)
+        XCTAssertEqual(LoggedRequestBody.kept(atLimit), atLimit)
+        let overLimit = head + [UInt8](repeating: 0x20, count: LoggedRequestBody.keptAsSentLimit - head.count) + [0x7D]
+        XCTAssertEqual(LoggedRequestBody.kept(overLimit), head + [0x7D])
     }
 }
