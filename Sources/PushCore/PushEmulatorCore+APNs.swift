@@ -1,9 +1,10 @@
 /// The APNs provider API's way in: its path names a device token, not a project.
 extension PushEmulatorCore {
     /// Where an APNs send goes: the project of the device with this APNs token and the topic's
-    /// bundle id — looked for in `defaultProject` first, then in the others by name — or, for a
-    /// token no device has, `defaultProject` (where lenient mode registers it); with the device
-    /// found, for `send(knownDevice:)`.
+    /// bundle id — looked for in `defaultProject` first, then in the others that hold the token,
+    /// by name (`projectsByAPNsToken`: the cost does not grow with the number of projects) — or,
+    /// for a token no device has, `defaultProject` (where lenient mode registers it); with the
+    /// device found, for `send(knownDevice:)`.
     /// - Returns: the project and device, or, when no project has such a device,
     ///   DeviceTokenNotForTopic if one has a device with the token and another bundle id, else
     ///   Unregistered (with the uninstall time) if one has deleted a device with the token.
@@ -33,7 +34,7 @@ extension PushEmulatorCore {
                 }
             }
             if let recipient = found(in: defaultProject) { return .success(recipient) }
-            for id in state.projects.keys.sorted() where id != defaultProject {
+            for id in state.projectsByAPNsToken[token]?.ids ?? [] where id != defaultProject {
                 if let recipient = found(in: id) { return .success(recipient) }
             }
             if let refusal { return .failure(refusal) }

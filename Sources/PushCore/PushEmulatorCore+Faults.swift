@@ -8,6 +8,7 @@ extension PushEmulatorCore {
         state.withLock { state in
             let seed = state.identifiers.random.next()
             let fault = state.projects[project, default: ProjectState(projectID: project)].faults.add(spec, seed: seed)
+            state.noteAdded(fault, in: project)
             faultsPresent.store(true, ordering: .relaxed)
             return fault
         }
@@ -28,15 +29,19 @@ extension PushEmulatorCore {
     @discardableResult
     public func deleteFault(project: String, id: Int) -> Bool {
         state.withLock { state in
-            defer { Self.noteFaults(in: state, flag: faultsPresent) }
-            return state.projects[project]?.faults.remove(id: id) ?? false
+            guard let removed = state.projects[project]?.faults.remove(id: id) else { return false }
+            state.noteRemoved([removed], from: project, remaining: state.projects[project]!.faults)
+            Self.noteFaults(in: state, flag: faultsPresent)
+            return true
         }
     }
 
     /// Deletes every fault of the project.
     public func deleteFaults(project: String) {
         state.withLock { state in
-            state.projects[project]?.faults.removeAll()
+            guard let removed = state.projects[project]?.faults.faults else { return }
+            state.projects[project]!.faults.removeAll()
+            state.noteRemoved(removed, from: project, remaining: FaultTable())
             Self.noteFaults(in: state, flag: faultsPresent)
         }
     }
@@ -54,13 +59,15 @@ extension PushEmulatorCore {
     }
 
     /// The fault that fires on a token request of `serviceAccount` (the assertion's `iss`),
-    /// counted. A token request names no project: the projects' faults are tried in project-id
-    /// order, each project's oldest first. Not counted in `faultsFired` (send faults only).
+    /// counted. A token request names no project: the faults of the projects that have a
+    /// `serviceAccount` fault for this email (an index, not a walk over every project) are tried
+    /// in project-id order, each project's oldest first. Not counted in `faultsFired` (send
+    /// faults only).
     public func fireFault(onTokenRequestOf serviceAccount: String) -> FiredFault? {
         guard faultsPresent.load(ordering: .relaxed) else { return nil }
         return state.withLock { state in
             let attempt = FaultedSend.tokenRequest(serviceAccount: serviceAccount)
-            for project in state.projects.keys.sorted() where state.projects[project]?.faults.isEmpty == false {
+            for project in state.projectsByFaultedServiceAccount[serviceAccount]?.ids ?? [] {
                 if let fired = state.projects[project]?.faults.fire(on: attempt) { return fired }
             }
             return nil
@@ -69,6 +76,6 @@ extension PushEmulatorCore {
 
     /// Updates the flag that lets sends skip the lock while no project has a fault.
     static func noteFaults(in state: CoreState, flag: borrowing Atomic<Bool>) {
-        flag.store(state.projects.values.contains { !$0.faults.isEmpty }, ordering: .relaxed)
+        flag.store(state.faultCount > 0, ordering: .relaxed)
     }
 }
