@@ -4,8 +4,14 @@ import Synchronization
 extension PushEmulatorCore {
     @discardableResult
     /// Stores a fault for the project; it applies to the project's next sends.
-    public func addFault(project: String, _ spec: FaultSpec) -> Fault {
-        state.withLock { state in
+    /// - Throws: 400 FAILED_PRECONDITION when the project has `FaultTable.maximumCount` faults.
+    public func addFault(project: String, _ spec: FaultSpec) throws(GoogleError) -> Fault {
+        try state.withLock { state throws(GoogleError) in
+            if let count = state.projects[project]?.faults.faults.count, count >= FaultTable.maximumCount {
+                throw GoogleError(
+                    status: .failedPrecondition,
+                    message: "Project \(project) has \(count) faults, the most a project keeps; delete some first.")
+            }
             let seed = state.identifiers.random.next()
             let fault = state.projects[project, default: ProjectState(projectID: project)].faults.add(spec, seed: seed)
             state.noteAdded(fault, in: project)

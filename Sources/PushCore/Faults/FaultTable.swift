@@ -1,5 +1,8 @@
 /// A project's faults, in creation order: the first that fires on an attempt decides it.
 struct FaultTable: Sendable {
+    /// The most faults a project keeps (docs/faults.md): every send of the project goes through
+    /// them in order, so thousands would slow each one.
+    static let maximumCount = 1_000
 
     private(set) var faults: [Fault] = []
     private var nextID = 1

@@ -75,7 +75,7 @@ final class TransportAndTokenFaultTests: XCTestCase {
         XCTAssertThrowsError(try FaultMatch(fields: [("serviceAccount", "")]))
         XCTAssertThrowsError(try FaultMatch(fields: [("serviceAccount", "a@b"), ("token", "t")]))
         let core = makeCore()
-        let fault = core.addFault(
+        let fault = try core.addFault(
             project: "p",
             try spec(Case(match: .serviceAccount("a@b"), error: "invalid_grant", connection: "goaway", refusedField: nil)))
         XCTAssertEqual(fault.json["match"]?["serviceAccount"], .string("a@b"))
@@ -86,11 +86,11 @@ final class TransportAndTokenFaultTests: XCTestCase {
     func testTokenFaultsAndSendFaultsNeverCross() throws {
         let core = makeCore()
         // `{}` is every send, never a token request.
-        core.addFault(project: "p", try spec(Case(match: .everySend, connection: "reset", refusedField: nil)))
+        try core.addFault(project: "p", try spec(Case(match: .everySend, connection: "reset", refusedField: nil)))
         XCTAssertNil(core.fireFault(onTokenRequestOf: "a@b"))
         XCTAssertEqual(core.fireFault(project: "p", on: .fcm(.token("t")))?.connection, .reset)
         core.deleteFaults(project: "p")
-        core.addFault(project: "p", try spec(Case(match: .serviceAccount("a@b"), error: "UNAVAILABLE", refusedField: nil)))
+        try core.addFault(project: "p", try spec(Case(match: .serviceAccount("a@b"), error: "UNAVAILABLE", refusedField: nil)))
         XCTAssertNil(core.fireFault(project: "p", on: .fcm(.token("t"))))
         XCTAssertNil(core.fireFault(project: "p", on: .apns(deviceToken: "ab", pushType: nil)))
         XCTAssertNil(core.fireFault(onTokenRequestOf: "other@b"))
@@ -100,8 +100,8 @@ final class TransportAndTokenFaultTests: XCTestCase {
     func testTokenRequestsLookThroughEveryProject() throws {
         let core = makeCore()
         let once = Case(match: .serviceAccount("a@b"), error: "invalid_grant", refusedField: nil)
-        core.addFault(project: "zeta", try spec(once))
-        let first = core.addFault(project: "alpha", try FaultSpec(
+        try core.addFault(project: "zeta", try spec(once))
+        let first = try core.addFault(project: "alpha", try FaultSpec(
             match: .serviceAccount("a@b"), errorName: "UNAVAILABLE", times: 1, retryAfterSeconds: nil,
             delayMilliseconds: nil, probability: nil, seed: nil))
         // Projects in id order: alpha's fault first, while its `times` lasts.
@@ -113,7 +113,7 @@ final class TransportAndTokenFaultTests: XCTestCase {
 
     func testFiredFaultCarriesTheConnectionAfterTheDelay() throws {
         let core = makeCore()
-        core.addFault(
+        try core.addFault(
             project: "p",
             try spec(Case(match: .apnsToken("AB"), error: "Shutdown", connection: "goaway", delay: 20, refusedField: nil)))
         XCTAssertEqual(

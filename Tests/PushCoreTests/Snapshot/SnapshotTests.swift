@@ -27,13 +27,13 @@ final class SnapshotTests: XCTestCase {
         let fault = try FaultSpec(
             match: .token("device-1"), errorName: "UNAVAILABLE", times: 50, retryAfterSeconds: nil, delayMilliseconds: nil,
             probability: 0.5, seed: 7)
-        core.addFault(project: "demo", fault)
+        try core.addFault(project: "demo", fault)
         for _ in 0..<5 { _ = core.fireFault(project: "demo", on: .fcm(.token("device-1"))) }
         // Transport and token-endpoint faults (snapshot version 2).
-        core.addFault(project: "demo", try FaultSpec(
+        try core.addFault(project: "demo", try FaultSpec(
             match: .apnsToken(apnsToken), errorName: "Shutdown", times: 3, retryAfterSeconds: nil, delayMilliseconds: 5,
             probability: nil, seed: nil, connectionName: "goaway"))
-        core.addFault(project: "second", try FaultSpec(
+        try core.addFault(project: "second", try FaultSpec(
             match: .serviceAccount("sa@second.iam.gserviceaccount.com"), errorName: nil, times: 2, retryAfterSeconds: nil,
             delayMilliseconds: nil, probability: nil, seed: nil, connectionName: "reset"))
         _ = core.fireFault(onTokenRequestOf: "sa@second.iam.gserviceaccount.com")
