@@ -38,7 +38,7 @@ extension CoreState {
     /// Replaces every project (a state import, a reset of everything) and builds the indexes
     /// again from them.
     mutating func replaceProjects(with projects: [String: ProjectState]) {
-        self.projects = projects
+        self.projects = ProjectTable(projects)
         projectsByAPNsToken.removeAll()
         projectsByFaultedServiceAccount.removeAll()
         faultCount = 0

@@ -4,7 +4,7 @@ struct CoreState {
     var clock: EmulatorClock
     var identifiers: IdentifierSource
     var nextSubscriberID = 1
-    var projects: [String: ProjectState] = [:]
+    var projects = ProjectTable()
     /// Faults fired since the start, by the API of the send they answered (kept through resets:
     /// `/metrics` counts them).
     var faultsFired: [DeliveryOrigin: Int] = [:]

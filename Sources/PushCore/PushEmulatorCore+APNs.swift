@@ -16,10 +16,8 @@ extension PushEmulatorCore {
             // The project is read where it is stored (through the dictionary's values), and so is
             // the device: a copy of either would retain and release its every part.
             func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
-                guard let position = state.projects.index(forKey: id) else { return nil }
-                return Self.lookUp(token, bundleID: bundleID, in: &state.projects.values[position]).map { found in
-                    found.map { APNsRecipient(project: id, device: $0) }
-                }
+                let found = state.projects.withProject(id) { Self.lookUp(token, bundleID: bundleID, in: &$0) }
+                return found?.map { found in found.map { APNsRecipient(project: id, device: $0) } }
             }
             // Registration keeps an APNs token unique within a project only: a device that can
             // take the push wins over another project's deleted device or device of another app.

@@ -15,7 +15,8 @@ final class CrossProjectIndexTests: XCTestCase {
         var apns = [String: [String]]()
         var accounts = [String: Set<String>]()
         var faults = 0
-        for (id, project) in state.projects {
+        for project in state.projects.values {
+            let id = project.projectID
             for token in project.tokenByAPNsToken.tokens + project.uninstalledAPNsTokens.tokens {
                 apns[token, default: []].append(id)
             }

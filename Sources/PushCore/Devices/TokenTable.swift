@@ -52,6 +52,9 @@ struct TokenTable<Value: Sendable>: Sendable {
         storage.removeValue(forKey: TokenKey(token))
     }
 
+    /// How many values are stored.
+    var count: Int { storage.count }
+
     /// True when no value is stored.
     var isEmpty: Bool { storage.isEmpty }
 
