@@ -48,11 +48,14 @@ struct ProjectTable: Sendable {
     }
 
     /// Runs `body` on project `id` where it is stored, its key hashed once; nil when there is no
-    /// such project.
-    mutating func withProject<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
+    /// such project. For reads on every APNs push: `body` gets the project `inout` only so that
+    /// nothing is copied, and must leave its counts as they were (checked in debug builds).
+    mutating func read<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
         guard let index = storage.index(forKey: id) else { return nil }
+        #if DEBUG
         let before = Self.counts(of: &storage.values[index])
-        defer { totals.add(Self.counts(of: &storage.values[index]), minus: before) }
+        defer { assert(Self.counts(of: &storage.values[index]) == before, "a read changed project \(id)") }
+        #endif
         return body(&storage.values[index])
     }
 

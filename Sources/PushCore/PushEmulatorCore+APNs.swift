@@ -13,10 +13,10 @@ extension PushEmulatorCore {
     ) -> Result<APNsRecipient, APNsRecipientError> {
         state.withLock { state in
             let token = APNsDeviceToken.normalized(deviceToken)
-            // The project is read where it is stored (through the dictionary's values), and so is
-            // the device: a copy of either would retain and release its every part.
+            // The project is read where it is stored (`ProjectTable.read`), and so is the
+            // device: a copy of either would retain and release its every part.
             func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
-                let found = state.projects.withProject(id) { Self.lookUp(token, bundleID: bundleID, in: &$0) }
+                let found = state.projects.read(id) { Self.lookUp(token, bundleID: bundleID, in: &$0) }
                 return found?.map { found in found.map { APNsRecipient(project: id, device: $0) } }
             }
             // Registration keeps an APNs token unique within a project only: a device that can
