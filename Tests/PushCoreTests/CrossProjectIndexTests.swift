@@ -99,7 +99,7 @@ final class CrossProjectIndexTests: XCTestCase {
     func testTheRecipientOrderIsTheDefaultProjectThenByID() throws {
         let core = makeCore()
         for project in ["zeta", "beta", "apns", "alpha"] {
-            try core.registerDevice(
+            _ = try core.registerDevice(
                 project: project,
                 DeviceRegistration(bundleID: "com.\(project)", apnsToken: apnsToken, token: "d-\(project)")
             ).get()
