@@ -37,7 +37,6 @@ struct FaultRoutes {
     }
 
     private func create(_ request: HTTPRequest) -> HTTPResponse {
-        let spec: FaultSpec
         do throws(GoogleError) {
             let body = try JSONRequestBody(request, allowedKeys: Self.keys)
             var fields: [(key: String, value: String)] = []
@@ -47,19 +46,15 @@ struct FaultRoutes {
                     if let value = try match.string(key) { fields.append((key, value)) }
                 }
             }
-            spec = try FaultSpec(
+            let spec = try FaultSpec(
                 match: try FaultMatch(fields: fields), errorName: try body.string("error"), times: try body.integer("times"),
                 retryAfterSeconds: try body.integer("retryAfterSeconds"), delayMilliseconds: try body.integer("delayMs"),
                 probability: try body.double("probability"), seed: try body.integer("seed"),
                 connectionName: try body.string("connection"))
-        } catch {
-            return ControlPlane.error(error)
-        }
-        do throws(CounterExhausted) {
             let fault = try core.addFault(project: request.pathParameters["project"] ?? "", spec)
             return ControlPlane.ok(fault.json, status: 201)
         } catch {
-            return ControlPlane.error(error.googleError)
+            return ControlPlane.error(error)
         }
     }
 

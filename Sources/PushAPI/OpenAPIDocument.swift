@@ -1627,7 +1627,7 @@ enum OpenAPIDocument {
           },
           "topic": {
             "type": "string",
-            "minLength": 1
+            "pattern": "^(/topics/)?[a-zA-Z0-9_.~%-]{1,900}$"
           },
           "condition": {
             "type": "string",
@@ -1635,7 +1635,7 @@ enum OpenAPIDocument {
           },
           "apnsToken": {
             "type": "string",
-            "minLength": 1
+            "pattern": "^([0-9A-Fa-f]{2}){1,256}$"
           },
           "pushType": {
             "type": "string",
@@ -1661,7 +1661,7 @@ enum OpenAPIDocument {
       },
       "FaultRequest": {
         "type": "object",
-        "description": "docs/faults.md. Needs `error`, `delayMs`, `connection` or a combination; `seed` only with `probability`; `connection` `reset` takes neither `error` nor `retryAfterSeconds`. An FCM error code goes with an FCM match or none, an APNs reason with an APNs match or none, and a `serviceAccount` match (token requests) with `invalid_grant`, `UNAVAILABLE` or no error (the three shapes below). A field that is null counts as left out; whole numbers may also be given as strings of digits (proto3 JSON).",
+        "description": "docs/faults.md. Needs `error`, `delayMs`, `connection` or a combination; `seed` only with `probability`; `connection` `reset` takes neither `error` nor `retryAfterSeconds`. An FCM error code goes with an FCM match or none, an APNs reason with an APNs match or none, and a `serviceAccount` match (token requests) with `invalid_grant`, `UNAVAILABLE` or no error (the three shapes below). A field that is null counts as left out; whole numbers may also be given as strings of digits (proto3 JSON). A match no attempt could carry is refused (a `topic` that is not a topic name, an `apnsToken` that is not hex of whole bytes), and so is a fault past a project's 1000 (400 FAILED_PRECONDITION).",
         "allOf": [
           {
             "anyOf": [
@@ -1762,7 +1762,7 @@ enum OpenAPIDocument {
                           "string",
                           "null"
                         ],
-                        "minLength": 1
+                        "pattern": "^(/topics/)?[a-zA-Z0-9_.~%-]{1,900}$"
                       },
                       "condition": {
                         "type": [
@@ -1838,7 +1838,7 @@ enum OpenAPIDocument {
                           "string",
                           "null"
                         ],
-                        "minLength": 1
+                        "pattern": "^([0-9A-Fa-f]{2}){1,256}$"
                       },
                       "pushType": {
                         "anyOf": [

@@ -5,6 +5,7 @@ extension CoreState {
     /// place in its dictionary, which a method of the whole state could not do.
     static func accept<Failure: Error & Sendable>(
         into projectState: inout ProjectState,
+        projectsByAPNsToken: inout TokenTable<ProjectIDSet>,
         identifiers: inout IdentifierSource,
         configuration: PushCoreConfiguration,
         now: Timestamp,
@@ -85,7 +86,10 @@ extension CoreState {
             } catch {
                 return (.rejected(error), [])
             }
-            if let newDevice { projectState.insert(newDevice) }
+            if let newDevice {
+                projectState.insert(newDevice)
+                if let apnsToken = newDevice.apnsToken { projectsByAPNsToken.insert(projectState.projectID, for: apnsToken) }
+            }
             let number = made.number
             // A token target names the device's own copy of the token, so that the log adds none.
             // Chosen, not copied then replaced: a copy of the target retains its token and the

@@ -1,5 +1,5 @@
-/// Counts of the emulator's state at one moment, for `/metrics`: cheap enough to take on every
-/// scrape (one walk over the stored deliveries, under the lock).
+/// Counts of the emulator's state at one moment, for `/metrics`: read from totals the core keeps
+/// as its state changes, so a scrape visits no project, device or delivery.
 public struct CoreSummary: Sendable, Equatable {
     /// Stored deliveries by state, every state present (zero when none).
     public var deliveries: [DeliveryState: Int]

@@ -1,9 +1,10 @@
 /// The APNs provider API's way in: its path names a device token, not a project.
 extension PushEmulatorCore {
     /// Where an APNs send goes: the project of the device with this APNs token and the topic's
-    /// bundle id — looked for in `defaultProject` first, then in the others by name — or, for a
-    /// token no device has, `defaultProject` (where lenient mode registers it); with the device
-    /// found, for `send(knownDevice:)`.
+    /// bundle id — looked for in `defaultProject` first, then in the others that hold the token,
+    /// by name (`projectsByAPNsToken`: the cost does not grow with the number of projects) — or,
+    /// for a token no device has, `defaultProject` (where lenient mode registers it); with the
+    /// device found, for `send(knownDevice:)`.
     /// - Returns: the project and device, or, when no project has such a device,
     ///   DeviceTokenNotForTopic if one has a device with the token and another bundle id, else
     ///   Unregistered (with the uninstall time) if one has deleted a device with the token.
@@ -12,13 +13,11 @@ extension PushEmulatorCore {
     ) -> Result<APNsRecipient, APNsRecipientError> {
         state.withLock { state in
             let token = APNsDeviceToken.normalized(deviceToken)
-            // The project is read where it is stored (through the dictionary's values), and so is
-            // the device: a copy of either would retain and release its every part.
+            // The project is read where it is stored (`ProjectTable.read`), and so is the
+            // device: a copy of either would retain and release its every part.
             func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
-                guard let position = state.projects.index(forKey: id) else { return nil }
-                return Self.lookUp(token, bundleID: bundleID, in: &state.projects.values[position]).map { found in
-                    found.map { APNsRecipient(project: id, device: $0) }
-                }
+                let found = state.projects.read(id) { Self.lookUp(token, bundleID: bundleID, in: &$0) }
+                return found?.map { found in found.map { APNsRecipient(project: id, device: $0) } }
             }
             // Registration keeps an APNs token unique within a project only: a device that can
             // take the push wins over another project's deleted device or device of another app.
@@ -33,7 +32,7 @@ extension PushEmulatorCore {
                 }
             }
             if let recipient = found(in: defaultProject) { return .success(recipient) }
-            for id in state.projects.keys.sorted() where id != defaultProject {
+            for id in state.projectsByAPNsToken[token]?.ids ?? [] where id != defaultProject {
                 if let recipient = found(in: id) { return .success(recipient) }
             }
             if let refusal { return .failure(refusal) }

@@ -3,15 +3,22 @@ import Synchronization
 /// Fault injection (`/emulator/v1/projects/{project}/faults`, docs/faults.md).
 extension PushEmulatorCore {
     /// Stores a fault for the project; it applies to the project's next sends.
-    /// - Throws: `CounterExhausted` when the project's fault ids are used up (docs/state.md).
+    /// - Throws: 400 FAILED_PRECONDITION when the project has `FaultTable.maximumCount` faults, and
+    ///   `CounterExhausted`'s 500 when its fault ids are used up (docs/state.md).
     @discardableResult
-    public func addFault(project: String, _ spec: FaultSpec) throws(CounterExhausted) -> Fault {
-        try state.withLock { state throws(CounterExhausted) in
+    public func addFault(project: String, _ spec: FaultSpec) throws(GoogleError) -> Fault {
+        try state.withLock { state throws(GoogleError) in
+            if let count = state.projects[project]?.faults.faults.count, count >= FaultTable.maximumCount {
+                throw GoogleError(
+                    status: .failedPrecondition,
+                    message: "Project \(project) has \(count) faults, the most a project keeps; delete some first.")
+            }
             if let exhausted = Counter.check(.faultID, at: state.projects[project]?.faults.nextFaultID ?? 1) {
-                throw exhausted
+                throw exhausted.googleError
             }
             let seed = state.identifiers.random.next()
             let fault = state.projects[project, default: ProjectState(projectID: project)].faults.add(spec, seed: seed)
+            state.noteAdded(fault, in: project)
             faultsPresent.store(true, ordering: .relaxed)
             return fault
         }
@@ -32,15 +39,19 @@ extension PushEmulatorCore {
     @discardableResult
     public func deleteFault(project: String, id: Int) -> Bool {
         state.withLock { state in
-            defer { Self.noteFaults(in: state, flag: faultsPresent) }
-            return state.projects[project]?.faults.remove(id: id) ?? false
+            guard let removed = state.projects[project]?.faults.remove(id: id) else { return false }
+            state.noteRemoved([removed], from: project, remaining: state.projects[project]!.faults)
+            Self.noteFaults(in: state, flag: faultsPresent)
+            return true
         }
     }
 
     /// Deletes every fault of the project.
     public func deleteFaults(project: String) {
         state.withLock { state in
-            state.projects[project]?.faults.removeAll()
+            guard let removed = state.projects[project]?.faults.faults else { return }
+            state.projects[project]!.faults.removeAll()
+            state.noteRemoved(removed, from: project, remaining: FaultTable())
             Self.noteFaults(in: state, flag: faultsPresent)
         }
     }
@@ -58,13 +69,15 @@ extension PushEmulatorCore {
     }
 
     /// The fault that fires on a token request of `serviceAccount` (the assertion's `iss`),
-    /// counted. A token request names no project: the projects' faults are tried in project-id
-    /// order, each project's oldest first. Not counted in `faultsFired` (send faults only).
+    /// counted. A token request names no project: the faults of the projects that have a
+    /// `serviceAccount` fault for this email (an index, not a walk over every project) are tried
+    /// in project-id order, each project's oldest first. Not counted in `faultsFired` (send
+    /// faults only).
     public func fireFault(onTokenRequestOf serviceAccount: String) -> FiredFault? {
         guard faultsPresent.load(ordering: .relaxed) else { return nil }
         return state.withLock { state in
             let attempt = FaultedSend.tokenRequest(serviceAccount: serviceAccount)
-            for project in state.projects.keys.sorted() where state.projects[project]?.faults.isEmpty == false {
+            for project in state.projectsByFaultedServiceAccount[serviceAccount]?.ids ?? [] {
                 if let fired = state.projects[project]?.faults.fire(on: attempt) { return fired }
             }
             return nil
@@ -73,6 +86,6 @@ extension PushEmulatorCore {
 
     /// Updates the flag that lets sends skip the lock while no project has a fault.
     static func noteFaults(in state: CoreState, flag: borrowing Atomic<Bool>) {
-        flag.store(state.projects.values.contains { !$0.faults.isEmpty }, ordering: .relaxed)
+        flag.store(state.faultCount > 0, ordering: .relaxed)
     }
 }

@@ -1,18 +1,11 @@
 extension PushEmulatorCore {
     /// The counts `/metrics` reports; reads, changes nothing (a pending delivery whose time ran
-    /// out but that no read has expired yet still counts as pending).
+    /// out but that no read has expired yet still counts as pending). The counts are kept as the
+    /// state changes (`ProjectTable.totals`): a scrape costs the same whatever the state holds.
     public func summary() -> CoreSummary {
-        state.withLock { state in
-            var deliveries: [DeliveryState: Int] = [:]
-            var devices = 0
-            var connectedDevices = 0
-            for project in state.projects.values {
-                devices += project.devices.values.count
-                connectedDevices += project.streams.count
-                project.deliveries.countByState(into: &deliveries)
-            }
-            return CoreSummary(
-                deliveries: deliveries, devices: devices, connectedDevices: connectedDevices, faultsFired: state.faultsFired)
-        }
+        let (totals, faultsFired) = state.withLock { ($0.projects.totals, $0.faultsFired) }
+        return CoreSummary(
+            deliveries: totals.deliveries.byState, devices: totals.devices, connectedDevices: totals.connectedDevices,
+            faultsFired: faultsFired)
     }
 }

@@ -72,6 +72,7 @@ public final class PushEmulatorCore: Sendable {
                 bundleID: registration.bundleID ?? state.configuration.defaultBundleID,
                 appState: registration.appState, now: now)
             projectState.insert(device)
+            if let apnsToken = device.apnsToken { state.noteAPNsToken(apnsToken, in: project) }
             return .success(device)
         }
     }
@@ -190,7 +191,7 @@ public final class PushEmulatorCore: Sendable {
             // left behind to make a mutation copy it, and its key is hashed once.
             return CoreState.accept(
                 into: &state.projects[project, default: ProjectState(projectID: project)],
-                identifiers: &state.identifiers, configuration: configuration, now: now, target: target,
+                projectsByAPNsToken: &state.projectsByAPNsToken, identifiers: &state.identifiers, configuration: configuration, now: now, target: target,
                 origin: origin, requestBody: requestBody, implicitBundleID: implicitBundleID,
                 knownDevice: knownDevice, makeNotification: makeNotification)
         }
@@ -320,7 +321,9 @@ public final class PushEmulatorCore: Sendable {
     public func resetProject(_ project: String) {
         let removed = state.withLock { state in
             defer { Self.noteFaults(in: state, flag: faultsPresent) }
-            return state.projects.removeValue(forKey: project)
+            let removed = state.projects.removeValue(forKey: project)
+            if let removed { state.forgetIndexes(of: removed) }
+            return removed
         }
         for subscriber in removed?.streams.values.flatMap({ $0 }) ?? [] { subscriber.close() }
     }
@@ -331,7 +334,7 @@ public final class PushEmulatorCore: Sendable {
     public func resetAll() {
         let removed = state.withLock { state in
             defer {
-                state.projects.removeAll()
+                state.replaceProjects(with: [:])
                 state.clock.reset()
                 state.identifiers.resetCounters(wallTimeMilliseconds: state.clock.wallTime())
                 faultsPresent.store(false, ordering: .relaxed)

@@ -10,6 +10,8 @@ struct DeliveryStore: Sendable {
     /// The highest number ever stored, or `.min`: kept, because reading the last delivery's
     /// number would copy the delivery on every send.
     private var lastNumber = Int.min
+    /// How many stored deliveries are in each state, kept by every change below.
+    private(set) var counts = DeliveryCounts()
 
     init(chunkCapacity: Int = ChunkedArray<Delivery>.defaultChunkCapacity) {
         deliveries = ChunkedArray(chunkCapacity: chunkCapacity)
@@ -34,9 +36,13 @@ struct DeliveryStore: Sendable {
                 precondition(newValue.number == number, "a delivery is stored under its own number")
                 append(newValue)
             } else if let position = position(of: number) {
+                // Read where it is stored: a copy would retain and release its every part.
+                let oldState = Self.state(of: &deliveries[position])
                 if let newValue {
+                    counts.move(from: oldState, to: newValue.state)
                     deliveries[position] = newValue
                 } else {
+                    counts[oldState] -= 1
                     deliveries.remove(at: position)
                     numbers.remove(at: position.position(in: ChunkedArray<Int>.self))
                 }
@@ -60,6 +66,7 @@ struct DeliveryStore: Sendable {
     mutating func append(_ delivery: consuming Delivery) {
         precondition(lastNumber < delivery.number, "deliveries are stored in number order")
         lastNumber = delivery.number
+        counts[delivery.state] += 1
         numbers.append(lastNumber)
         deliveries.append(delivery)
     }
@@ -68,22 +75,35 @@ struct DeliveryStore: Sendable {
     /// subscript's getter and setter would copy it out and back); nil when there is none.
     mutating func update<Result>(_ number: Int, _ body: (inout Delivery) -> Result) -> Result? {
         guard let position = position(of: number) else { return nil }
-        return body(&deliveries[position])
+        return Self.update(&deliveries[position], counting: &counts, body)
     }
 
-    /// Adds the number of stored deliveries in each state to `counts`.
-    func countByState(into counts: inout [DeliveryState: Int]) {
-        for delivery in deliveries { counts[delivery.state, default: 0] += 1 }
+    /// Runs `body` on `delivery` and counts the state it leaves it in.
+    private static func update<Result>(
+        _ delivery: inout Delivery, counting counts: inout DeliveryCounts, _ body: (inout Delivery) -> Result
+    ) -> Result {
+        let oldState = delivery.state
+        let result = body(&delivery)
+        counts.move(from: oldState, to: delivery.state)
+        return result
+    }
+
+    /// The state of `delivery`, read in place.
+    private static func state(of delivery: inout Delivery) -> DeliveryState {
+        delivery.state
     }
 
     /// Drops the deliveries `remove` accepts.
     mutating func removeAll(where remove: (Delivery) -> Bool) {
         var removed = Set<Int>()
+        var removedCounts = DeliveryCounts()
         deliveries.removeAll { delivery in
             guard remove(delivery) else { return false }
             removed.insert(delivery.number)
+            removedCounts[delivery.state] += 1
             return true
         }
+        counts.add(DeliveryCounts(), minus: removedCounts)
         if !removed.isEmpty { numbers.removeAll { removed.contains($0) } }
     }
 

@@ -17,6 +17,12 @@ struct TokenTable<Value: Sendable>: Sendable {
         _modify { yield &storage[TokenKey(token)] }
     }
 
+    /// The value for `token`, `defaultValue()` when there is none; changed in place.
+    subscript(token: String, default defaultValue: @autoclosure () -> Value) -> Value {
+        get { storage[TokenKey(token)] ?? defaultValue() }
+        _modify { yield &storage[TokenKey(token), default: defaultValue()] }
+    }
+
     /// The values, in no order; changed in place through an index.
     var values: Dictionary<TokenKey, Value>.Values {
         get { storage.values }
@@ -45,6 +51,9 @@ struct TokenTable<Value: Sendable>: Sendable {
     mutating func removeValue(forKey token: String) -> Value? {
         storage.removeValue(forKey: TokenKey(token))
     }
+
+    /// How many values are stored.
+    var count: Int { storage.count }
 
     /// True when no value is stored.
     var isEmpty: Bool { storage.isEmpty }

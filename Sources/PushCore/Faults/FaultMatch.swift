@@ -24,7 +24,8 @@ public enum FaultMatch: Sendable, Equatable {
     /// The JSON keys of `match`, in the order they are documented.
     public static let keys = ["token", "fid", "topic", "condition", "apnsToken", "pushType", "serviceAccount"]
 
-    /// Reads `match`: at most one key (none: every send).
+    /// Reads `match`: at most one key (none: every send), with a value some attempt that gets as
+    /// far as the faults could carry (docs/faults.md lists the rules).
     /// - Parameter fields: the object's members, already checked to be strings.
     public init(fields: [(key: String, value: String)]) throws(GoogleError) {
         guard fields.count <= 1 else {
@@ -40,9 +41,21 @@ public enum FaultMatch: Sendable, Equatable {
         switch key {
         case "token": self = .token(value)
         case "fid": self = .fid(value)
-        case "topic": self = .topic(value.hasPrefix("/topics/") ? String(value.dropFirst(8)) : value)
+        case "topic":
+            let topic = value.hasPrefix("/topics/") ? String(value.dropFirst(8)) : value
+            // FCM refuses a send to any other topic name before faults are looked at.
+            guard TopicLimits.isValidName(topic) else {
+                throw Self.neverMatches(
+                    key, "a topic name is 1 to \(TopicLimits.maximumNameLength) of a-z A-Z 0-9 - _ . ~ %")
+            }
+            self = .topic(topic)
         case "condition": self = .condition(value)
-        case "apnsToken": self = .apnsToken(APNsDeviceToken.normalized(value))
+        case "apnsToken":
+            // APNs answers BadDeviceToken to any other token before faults are looked at.
+            guard APNsDeviceToken.isWellFormed(value) else {
+                throw Self.neverMatches(key, "an APNs device token is hex of whole bytes, 2 to 512 digits")
+            }
+            self = .apnsToken(APNsDeviceToken.normalized(value))
         case "pushType":
             guard let pushType = APNsPushType(rawValue: value) else {
                 let names = APNsPushType.allCases.map(\.rawValue).joined(separator: ", ")
@@ -54,6 +67,11 @@ public enum FaultMatch: Sendable, Equatable {
             throw FaultSpec.invalid(
                 "match takes one of \(Self.keys.joined(separator: ", ")); got \"\(key)\".", field: "match.\(key)")
         }
+    }
+
+    /// 400 for a match no attempt that reaches the faults can carry.
+    private static func neverMatches(_ key: String, _ rule: String) -> GoogleError {
+        FaultSpec.invalid("match.\(key) can never match: \(rule).", field: "match.\(key)")
     }
 
     /// Whether it names an address only the APNs provider API has.

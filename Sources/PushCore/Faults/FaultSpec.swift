@@ -6,6 +6,8 @@ public struct FaultSpec: Sendable, Equatable {
     public static let maximumDelayMilliseconds = 60_000
     /// The largest `retryAfterSeconds`: one day.
     public static let maximumRetryAfterSeconds = 86_400
+    /// The largest `times`: 2^31 - 1, what every client's 32-bit integer holds.
+    public static let maximumTimes = Int(Int32.max)
 
     /// Which attempts it applies to.
     public var match: FaultMatch
@@ -62,7 +64,8 @@ public struct FaultSpec: Sendable, Equatable {
                 field: "error")
         default: break
         }
-        self.times = try Self.checked(times, "times", in: 1...Int64(Int32.max), "at least 1 (leave it out: until deleted)")
+        self.times = try Self.checked(
+            times, "times", in: 1...Int64(Self.maximumTimes), "from 1 to \(Self.maximumTimes) (leave it out: until deleted)")
         self.retryAfterSeconds = try Self.checked(
             retryAfterSeconds, "retryAfterSeconds", in: 0...Int64(Self.maximumRetryAfterSeconds),
             "from 0 to \(Self.maximumRetryAfterSeconds)")

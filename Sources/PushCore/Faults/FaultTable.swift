@@ -1,5 +1,9 @@
 /// A project's faults, in creation order: the first that fires on an attempt decides it.
 struct FaultTable: Sendable {
+    /// The most faults a project keeps (docs/faults.md): every send of the project goes through
+    /// them in order, so thousands would slow each one.
+    static let maximumCount = 1_000
+
     private(set) var faults: [Fault] = []
     private var nextID = 1
 
@@ -27,10 +31,10 @@ struct FaultTable: Sendable {
         faults.first { $0.id == id }
     }
 
-    mutating func remove(id: Int) -> Bool {
-        guard let index = faults.firstIndex(where: { $0.id == id }) else { return false }
-        faults.remove(at: index)
-        return true
+    /// Removes and returns the fault with this id; nil when there is none.
+    mutating func remove(id: Int) -> Fault? {
+        guard let index = faults.firstIndex(where: { $0.id == id }) else { return nil }
+        return faults.remove(at: index)
     }
 
     mutating func removeAll() {

@@ -154,6 +154,9 @@ extension ProjectState {
 
         let restoredFaults = try reader.increasing(
             "faults", keys: Fault.snapshotKeys, by: \.id, positionKey: "id", Fault.init(snapshot:))
+        guard restoredFaults.count <= FaultTable.maximumCount else {
+            throw reader.error("faults", "holds \(restoredFaults.count) faults; a project keeps at most \(FaultTable.maximumCount)")
+        }
         let nextFaultID = try next.counter("faultId", above: restoredFaults.last?.id, of: "fault's id")
         faults = FaultTable(restoring: restoredFaults, nextID: nextFaultID)
     }

@@ -117,7 +117,7 @@ extension PushEmulatorCore {
 
         let replaced = state.withLock { state in
             let replaced = Array(state.projects.values)
-            state.projects = projects
+            state.replaceProjects(with: projects)
             state.clock.reset()
             state.clock.advance(seconds: offsetSeconds)
             state.identifiers.messageIDs.skip(to: nextMessageID)

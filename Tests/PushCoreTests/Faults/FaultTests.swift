@@ -155,4 +155,81 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(GoogleError.fcm(.unavailable, toDevice: false, retryAfterSeconds: nil).retryAfterSeconds, nil)
         XCTAssertEqual(GoogleError.fcm(.unspecified, toDevice: false, retryAfterSeconds: nil).status, .unknown)
     }
+
+    /// A match no attempt that reaches the faults could carry is refused, naming the field.
+    func testAMatchThatCanNeverMatchIsRefused() {
+        let never: [(String, String)] = [
+            ("topic", "news feed"), ("topic", "/topics/"), ("topic", String(repeating: "t", count: 901)),
+            ("apnsToken", "abc"), ("apnsToken", "zz"), ("apnsToken", String(repeating: "a", count: 514)),
+        ]
+        for (key, value) in never {
+            XCTAssertThrowsError(try FaultMatch(fields: [(key, value)]), "\(key): \(value)") { error in
+                XCTAssertTrue(message(of: error).contains("match.\(key) can never match"), message(of: error))
+                let google = error as? GoogleError
+                let violation = google?.json["error"]?["details"]?.arrayValue?.first?["fieldViolations"]?.arrayValue?.first
+                XCTAssertEqual(violation?["field"], .string("match.\(key)"))
+            }
+        }
+        XCTAssertEqual(try FaultMatch(fields: [("topic", "/topics/news")]), .topic("news"))
+        // A condition is compared as text; its grammar is more than a JSON schema can say, so the
+        // API takes any text (one FCM refuses never matches).
+        XCTAssertEqual(try FaultMatch(fields: [("condition", "'a' in")]), .condition("'a' in"))
+        XCTAssertEqual(try FaultMatch(fields: [("apnsToken", "ABCD")]), .apnsToken("abcd"))
+        // FCM answers a malformed registration token only after the faults: any text can match.
+        XCTAssertEqual(try FaultMatch(fields: [("token", "not a token")]), .token("not a token"))
+        XCTAssertEqual(try FaultMatch(fields: [("serviceAccount", "anyone")]), .serviceAccount("anyone"))
+    }
+
+    func testTimesGoesUpToItsDocumentedMaximum() throws {
+        XCTAssertEqual(try spec(times: Int64(FaultSpec.maximumTimes)).times, 2_147_483_647)
+        XCTAssertThrowsError(try spec(times: Int64(FaultSpec.maximumTimes) + 1)) {
+            XCTAssertTrue(message(of: $0).contains("from 1 to 2147483647"), message(of: $0))
+        }
+    }
+
+    /// A project keeps at most 1,000 faults: the next is a 400 FAILED_PRECONDITION, and deleting
+    /// one makes room. Other projects are not concerned.
+    func testAProjectKeepsAtMostAThousandFaults() throws {
+        let core = makeCore()
+        for _ in 0..<1_000 { try core.addFault(project: "p", try spec()) }
+        XCTAssertThrowsError(try core.addFault(project: "p", try spec())) { error in
+            let google = error as? GoogleError
+            XCTAssertEqual(google?.httpStatus, 400)
+            XCTAssertEqual(google?.status, .failedPrecondition)
+            XCTAssertTrue(message(of: error).contains("1000 faults"), message(of: error))
+        }
+        try core.addFault(project: "q", try spec())
+        XCTAssertTrue(core.deleteFault(project: "p", id: 1))
+        XCTAssertEqual(try core.addFault(project: "p", try spec()).id, 1_001)
+    }
+
+    /// A state import refuses what `POST .../faults` refuses: a match that can never match, and
+    /// more faults in a project than it keeps.
+    func testAnImportRefusesWhatCreationRefuses() throws {
+        let core = makeCore()
+        try core.addFault(project: "p", try spec(.topic("news")))
+        let exported = String(decoding: core.exportStateBytes(), as: UTF8.self)
+        let neverMatching = exported.replacingOccurrences(of: #""topic":"news""#, with: #""topic":"news feed""#)
+        XCTAssertNotEqual(neverMatching, exported)
+        XCTAssertThrowsError(try core.importState(Array(neverMatching.utf8))) { error in
+            let snapshotError = error as? SnapshotError
+            XCTAssertEqual(snapshotError?.path, "projects[0].faults[0]")
+            XCTAssertTrue(snapshotError?.problem.contains("match.topic can never match") == true, "\(error)")
+        }
+
+        guard let start = exported.range(of: #""faults":["#)?.upperBound,
+            let end = exported[start...].range(of: #"}],"next""#)?.lowerBound
+        else { return XCTFail("no fault in \(exported)") }
+        let fault = String(exported[start...end])
+        let faults = (1...1_001).map { fault.replacingOccurrences(of: #""id":"1""#, with: #""id":"\#($0)""#) }
+        let tooMany = exported.replacingOccurrences(of: fault, with: faults.joined(separator: ","))
+            .replacingOccurrences(of: #""faultId":2"#, with: #""faultId":1002"#)
+        XCTAssertThrowsError(try core.importState(Array(tooMany.utf8))) { error in
+            XCTAssertEqual((error as? SnapshotError)?.path, "projects[0].faults", "\(error)")
+        }
+        let thousand = exported.replacingOccurrences(of: fault, with: faults.dropLast().joined(separator: ","))
+            .replacingOccurrences(of: #""faultId":2"#, with: #""faultId":1001"#)
+        try core.importState(Array(thousand.utf8))
+        XCTAssertEqual(try core.faults(project: "p", page: PageRequest(size: 1_000)).items.count, 1_000)
+    }
 }

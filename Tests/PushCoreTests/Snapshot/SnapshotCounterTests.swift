@@ -116,11 +116,14 @@ final class SnapshotCounterTests: XCTestCase {
                 }
             }),
             ("add a fault", [.faultID], { core in
-                do throws(CounterExhausted) {
+                do throws(GoogleError) {
                     _ = try core.addFault(project: "demo", try! self.faultSpec())
                     return nil
                 } catch {
-                    return error
+                    // The route answers the counter's error in Google's shape.
+                    let exhausted = CounterExhausted(counter: .faultID)
+                    XCTAssertEqual(error, exhausted.googleError)
+                    return error == exhausted.googleError ? exhausted : nil
                 }
             }),
         ]
