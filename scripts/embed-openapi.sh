@@ -1,11 +1,11 @@
 #!/bin/sh
-# Writes Sources/PushAPI/OpenAPIDocument.swift from docs/openapi.json, so that the binary serves
+# Writes Sources/PushAPI/Generated/OpenAPIDocument.swift from docs/openapi.json, so that the binary serves
 # the document (GET /emulator/v1/openapi.json) without the docs folder at run time.
 # Run it after every change to docs/openapi.json; OpenAPIDocumentTests fails until you do.
 set -eu
 cd "$(dirname "$0")/.."
 source=docs/openapi.json
-target=Sources/PushAPI/OpenAPIDocument.swift
+target=Sources/PushAPI/Generated/OpenAPIDocument.swift
 if grep -q '"""#' "$source"; then
     echo "embed-openapi: $source contains \"\"\"#, which would end the Swift raw string" >&2
     exit 1

@@ -10,9 +10,9 @@ mkdir -p .build/fuzz-http1-corpus
 scripts/build-fuzz-modules.sh
 swiftc -sanitize=fuzzer,address -parse-as-library -O \
     -I .build/fuzz-modules -L .build/fuzz-modules -lByteCoding -lLocking \
-    Sources/HTTPServer/HTTP1Parser*.swift Sources/HTTPServer/HTTP1RequestHead.swift \
-    Sources/HTTPServer/HTTPHeaders.swift Sources/HTTPServer/HTTPHeaderFieldBytes.swift \
-    Sources/HTTPServer/HTTPHeadersIterator.swift Sources/HTTPServer/BytesEqualLiteral.swift \
+    Sources/HTTPServer/HTTP1/HTTP1Parser*.swift Sources/HTTPServer/HTTP1/HTTP1RequestHead.swift \
+    Sources/HTTPServer/Messages/HTTPHeaders.swift Sources/HTTPServer/Messages/HTTPHeaderFieldBytes.swift \
+    Sources/HTTPServer/Messages/HTTPHeadersIterator.swift Sources/HTTPServer/Messages/BytesEqualLiteral.swift \
     Tests/Fuzz/HTTP1ParserFuzz.swift -o .build/fuzz-http1
 # Seeds: the first byte of each is the split position.
 seed() { printf "$2" > ".build/fuzz-http1-corpus/$1"; }

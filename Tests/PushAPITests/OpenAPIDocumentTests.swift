@@ -13,7 +13,7 @@ final class OpenAPIDocumentTests: XCTestCase {
         let onDisk = try String(contentsOf: docs, encoding: .utf8)
         XCTAssertTrue(
             OpenAPIDocument.text == onDisk,
-            "Sources/PushAPI/OpenAPIDocument.swift is out of date: run scripts/embed-openapi.sh")
+            "Sources/PushAPI/Generated/OpenAPIDocument.swift is out of date: run scripts/embed-openapi.sh")
     }
 
     func testDocumentIsServedAsJSON() throws {
