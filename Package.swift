@@ -87,7 +87,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         // Differential tests against nghttp2's own HPACK decoder.
         .testTarget(name: "RepeatedLiteralsTests", dependencies: ["RepeatedLiterals", "CNGHTTP2"]),
-        .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "PushCore", "Signatures"]),
+        // Also differential tests of PushCore's SHA-256 and HMAC against OpenSSL's.
+        .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "COpenSSL", "PushCore", "Signatures"]),
         .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI"]),
     ],
     swiftLanguageModes: [.v6]
