@@ -200,7 +200,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             let message = connection.isSecure
                 ? "CONNECT is taken on the emulator's plain port only."
                 : "The emulator tunnels only the Google and Apple API hosts it stands in for; \(target) is not one (docs/interception.md)."
-            write(context.configuration.errorResponse(403, message), version: .http1_1, keepAlive: false, isHead: false)
+            write(context.configuration.errorResponse(403, message, nil), version: .http1_1, keepAlive: false, isHead: false)
             stopped = true
             connection.closeAfterFlush()
             return
@@ -217,7 +217,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         let context = connection.context
         let request = HTTPRequest(method: head?.method ?? "-", target: head?.target ?? "-", remoteAddress: connection.remoteAddress)
         context.log(request, status: status, startedAt: requestStartedAt ?? MonotonicClock.now())
-        write(context.configuration.errorResponse(status, message), version: .http1_1, keepAlive: false, isHead: false)
+        write(context.configuration.errorResponse(status, message, nil), version: .http1_1, keepAlive: false, isHead: false)
         connection.closeAfterFlush()
     }
 

@@ -440,7 +440,7 @@ final class HTTP2Handler: ConnectionProtocol {
                 status: status, startedAt: stream.startedAt
             )
             stream.body = []
-            submit(context.configuration.errorResponse(status, message), for: stream, head: false)
+            submit(context.configuration.errorResponse(status, message, stream.path), for: stream, head: false)
             return
         }
         let request = stream.takeRequest()
