@@ -78,8 +78,8 @@ let package = Package(
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "PushCoreTests", dependencies: ["ByteCoding", "PushCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        // Differential tests against nghttp2's own HPACK decoder.
-        .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "PushCore", "Signatures"]),
+        // Also differential tests of PushCore's SHA-256 and HMAC against OpenSSL's.
+        .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "COpenSSL", "PushCore", "Signatures"]),
         .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI"]),
     ],
     swiftLanguageModes: [.v6]

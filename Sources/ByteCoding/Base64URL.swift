@@ -13,6 +13,9 @@ public enum Base64URL {
     }
 
     /// Decodes base64url text given as its UTF-8 bytes (the rules of `decode(_:lenient:)`).
+    /// `@inlinable`: access tokens are decoded on every FCM send, and the generic decoder called
+    /// across the module boundary would walk its input through protocol witnesses.
+    @inlinable
     public static func decode(bytes text: some Collection<UInt8>, lenient: Bool = false) -> [UInt8]? {
         if !lenient && text.count % 4 == 1 { return nil }
         var bits: UInt32 = 0

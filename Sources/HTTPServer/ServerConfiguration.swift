@@ -36,8 +36,9 @@ public struct ServerConfiguration: Sendable {
     /// Where access-log lines go (a descriptor; 2 is standard error).
     public var accessLogFD: Int32 = 2
     /// Builds the response for protocol-level errors (malformed request, body too large, ...):
-    /// status and a message for a person.
-    public var errorResponse: @Sendable (Int, String) -> HTTPResponse = { status, message in
+    /// status, a message for a person, and the request's path when it was read (an HTTP/2
+    /// stream's; nil for HTTP/1.1, whose errors come before or instead of a request).
+    public var errorResponse: @Sendable (_ status: Int, _ message: String, _ path: String?) -> HTTPResponse = { status, message, _ in
         .text(status, message + "\n")
     }
 

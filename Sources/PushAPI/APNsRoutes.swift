@@ -30,7 +30,8 @@ struct APNsRoutes {
     /// Apple's answer to a path or method no route takes: 405 MethodNotAllowed on `/3/device/...`,
     /// 400 MissingDeviceToken for a POST to `/3/device/`, 404 BadPath otherwise.
     static func unmatched(_ request: HTTPRequest, methodExists: Bool) -> HTTPResponse {
-        let apnsID = request.headers["apns-id"] ?? APNsErrorResponse.generatedID()
+        if request.version != .http2 { return APNsErrorResponse.serverError(505) }
+        let apnsID = APNsErrorResponse.echoable(request.headers["apns-id"]) ?? APNsErrorResponse.generatedID()
         if methodExists { return APNsErrorResponse.make(.methodNotAllowed, apnsID: apnsID) }
         if request.path == "/3/device/" || request.path == "/3/device" {
             return APNsErrorResponse.make(request.method == "POST" ? .missingDeviceToken : .methodNotAllowed, apnsID: apnsID)
@@ -41,6 +42,8 @@ struct APNsRoutes {
     /// Checks in Apple's order (docs/apns.md): headers and path, the device, the provider
     /// token, the payload; then queues the notification.
     func send(_ request: HTTPRequest) -> HTTPResponse {
+        // Apple's API is HTTP/2 only (docs/apns.md says what an HTTP/1.1 client gets).
+        if request.version != .http2 { return APNsErrorResponse.serverError(505) }
         let state = request.connection?.attachment(APNsConnectionState.self) { APNsConnectionState() }
         var given = APNsRequestHeaders(expectedCount: request.headers.count)
         var authorization: String?
@@ -51,8 +54,8 @@ struct APNsRoutes {
             var fresh = APNsRecentValues()
             authorization = Self.read(request.headers, recent: &fresh, into: &given)
         }
-        // Echoed on every answer, errors too: the first `apns-id` as sent.
-        let givenID = given.id
+        // Echoed on every answer, errors too: the first `apns-id` as sent, when it is a valid one.
+        let givenID = APNsErrorResponse.echoable(given.id)
         var apnsRequest: APNsRequest
         do {
             apnsRequest = try APNsRequest(

@@ -70,10 +70,11 @@ public struct EmulatorApp: Sendable {
         let openAPIBody = Array(OpenAPIDocument.text.utf8)
         router.add("GET", "/emulator/v1/openapi.json") { _ in .json(200, openAPIBody) }
         if settings.debugRoutes { DebugRoutes().register(in: &router) }
-        // Tokens are timed on the real clock, never the emulator's: see docs/auth.md.
-        let tokens = AccessTokenStore(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds)
+        // Tokens are timed on the real clock, never the emulator's, and checked by their tag under
+        // a key made now, so that nothing is kept per token: see docs/auth.md.
+        let tokens = AccessTokenIssuer(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds)
         OAuthRoutes(
-            endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, store: tokens), core: core, wallTime: wallTime)
+            endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, issuer: tokens), core: core, wallTime: wallTime)
             .register(in: &router)
         let auth = RequestAuthenticator(mode: settings.auth, tokens: tokens, wallTime: wallTime)
         FCMRoutes(core: core, auth: auth).register(in: &router)

@@ -37,8 +37,12 @@ enum GoogleErrorResponse {
 }
 
 extension EmulatorApp {
-    /// Renders errors the server raises itself, in Google's error format.
-    public var errorResponse: @Sendable (Int, String) -> HTTPResponse {
-        { status, message in GoogleErrorResponse.protocolError(status: status, message: message) }
+    /// Renders errors the server raises itself: in Apple's format on the APNs provider API's
+    /// paths (`APNsErrorResponse.serverError`), else in Google's.
+    public var errorResponse: @Sendable (Int, String, String?) -> HTTPResponse {
+        { status, message, path in
+            if let path, APNsRoutes.isAPNsPath(path) { return APNsErrorResponse.serverError(status) }
+            return GoogleErrorResponse.protocolError(status: status, message: message)
+        }
     }
 }

@@ -6,7 +6,7 @@ import PushCore
 /// emulator's `/token` issued, unexpired on the real clock, with a messaging scope.
 struct RequestAuthenticator: Sendable {
     let mode: AuthMode
-    let tokens: AccessTokenStore
+    let tokens: AccessTokenIssuer
     /// The real time in milliseconds since the epoch (never the emulator's clock).
     let wallTime: @Sendable () -> Int64
 

@@ -173,8 +173,10 @@ def test_many_answers_in_flight_on_one_connection_keep_their_own_ids(emulator):
 def test_an_answer_queued_for_a_reset_stream_never_reads_the_reused_streams_memory(emulator):
     """A client that resets a stream whose answer is queued: nghttp2 drops that answer unread, and
     the stream's object (and its header bytes) serve the next request at once. That request's
-    answer is larger and moves the bytes; the reset stream gets nothing, or, when the reset came too
-    late, its own answer, never the next one's bytes."""
+    answer is larger (an error, with its content-type) and overwrites the bytes; the reset stream
+    gets nothing, or, when the reset came too late, its own answer, never the next one's bytes.
+    (An APNs answer echoes no header longer than a UUID, so no answer here outgrows the bytes a
+    stream keeps.)"""
     with ApnsConnection(emulator, "h2c") as conn:
         # The first request authenticates the connection, which then allows more than one stream.
         assert conn.request(apns_headers(JWT), PAYLOAD).status == 200
@@ -182,17 +184,17 @@ def test_an_answer_queued_for_a_reset_stream_never_reads_the_reused_streams_memo
         conn.next_stream += 4
         body = json.dumps(PAYLOAD).encode()
 
-        def request(stream_id, apns_id):
+        def request(stream_id, apns_id, payload_bytes):
             block = conn.client.encoder.encode(
                 [(":method", "POST"), (":scheme", "http"), (":path", f"/3/device/{DEVICE_TOKEN}"),
                  (":authority", "localhost"), *apns_headers(JWT, apns_id=apns_id)])
-            return frame(HEADERS, END_HEADERS, stream_id, block) + frame(DATA, END_STREAM, stream_id, body)
+            return frame(HEADERS, END_HEADERS, stream_id, block) + frame(DATA, END_STREAM, stream_id, payload_bytes)
 
-        reset_id, long_id = canonical_uuid_upper(), "x" * 2000
-        conn.client.send(request(reset, reset_id) + frame(RST_STREAM, 0, reset, struct.pack(">I", CANCEL))
-                         + request(second, long_id))
+        reset_id, second_id = canonical_uuid_upper(), canonical_uuid_upper()
+        conn.client.send(request(reset, reset_id, body) + frame(RST_STREAM, 0, reset, struct.pack(">I", CANCEL))
+                         + request(second, second_id, b""))
         answer = conn.response(second)
-        assert (answer.status, answer.headers["apns-id"], answer.json()) == (400, long_id, {"reason": "BadMessageId"})
+        assert (answer.status, answer.headers["apns-id"], answer.json()) == (400, second_id, {"reason": "PayloadEmpty"})
         for block in conn.client.received_headers.get(reset, []):
             assert block["apns-id"] == reset_id, block
         # The connection carries on.

@@ -98,6 +98,23 @@ def test_a_token_expires_on_the_emulator_clock_also_on_its_connection(emu, clock
         assert send(conn, token) == (403, "ExpiredProviderToken")
 
 
+def test_an_older_token_used_after_a_newer_one_expires_by_its_own_iat(emu, clock):
+    # A request still carrying the token from before the client renewed becomes the one the
+    # connection keeps; its age must be measured from its own iat, not the newer token's.
+    now = int(time.time())
+    newer = provider_token(KEY_1, KEY_ID_1, TEAM_1, iat=now)
+    older = provider_token(KEY_1, KEY_ID_1, TEAM_1, iat=now - 3500)
+    with ApnsConnection(emu) as conn:
+        assert send(conn, newer) == (200, None)
+        assert send(conn, older) == (200, None)
+        assert clock.advance(200)[0] == 200
+        assert send(conn, older) == (403, "ExpiredProviderToken")
+        assert send(conn, newer) == (200, None)
+        assert send(conn, older) == (403, "ExpiredProviderToken")
+    with ApnsConnection(emu) as conn:
+        assert send(conn, older) == (403, "ExpiredProviderToken")
+
+
 def test_a_second_team_on_one_connection_is_refused(emu):
     with ApnsConnection(emu, "tls-alpn-h2") as conn:
         assert send(conn, provider_token(KEY_1, KEY_ID_1, TEAM_1)) == (200, None)

@@ -3,6 +3,7 @@
 with the default `--apns-auth any` (a well-formed ES256 token with `kid` and `iss`); the checks
 that need `strict` are in test_apns_jwt.py. Rows that must succeed pin the limits from the other
 side (a payload of exactly 4096 bytes, a collapse id of exactly 64, tokens of unusual lengths)."""
+import http.client
 import json
 import re
 import time
@@ -13,6 +14,7 @@ import pytest
 from api import Api
 from apns_helpers import (BUNDLE_ID, DEVICE_TOKEN, UUID_PATTERN, ApnsConnection, apns_headers, b64url, bearer,
                           canonical_uuid_upper, new_key, provider_token)
+from h2frames import CONTINUATION, DATA, END_HEADERS, END_STREAM, HEADERS, frame
 
 KEY = new_key()
 KEY_ID, TEAM_ID = "ABC123DEFG", "DEF123GHIJ"
@@ -47,8 +49,10 @@ class Row:
     body: object = b'{"aps":{"alert":"great match!"}}'
     method: str = "POST"
     path: str = DEVICE
-    # False for rows whose apns-id is itself the subject (it is then sent as given, and echoed).
+    # False for rows whose apns-id is itself the subject (it is then sent as given).
     send_apns_id: bool = True
+    # False for rows whose apns-id is malformed: the answer carries a fresh one instead.
+    echoed: bool = True
 
 
 ROWS = [
@@ -74,9 +78,15 @@ ROWS = [
         headers=apns_headers(JWT, push_type="complication")),
     Row("BadCollapseId: 65 bytes", 400, "BadCollapseId", headers=apns_headers(JWT, apns_collapse_id="c" * 65)),
     Row("BadMessageId: not a UUID", 400, "BadMessageId", headers=apns_headers(JWT, apns_id="not-a-uuid"),
-        send_apns_id=False),
+        send_apns_id=False, echoed=False),
     Row("BadMessageId: UUID without dashes", 400, "BadMessageId",
-        headers=apns_headers(JWT, apns_id="0a9c8a8e6f0c4c5e9f3c2b1a0d9e8f7a"), send_apns_id=False),
+        headers=apns_headers(JWT, apns_id="0a9c8a8e6f0c4c5e9f3c2b1a0d9e8f7a"), send_apns_id=False, echoed=False),
+    Row("BadMessageId: a header's worth of text", 400, "BadMessageId",
+        headers=apns_headers(JWT, apns_id="x" * 2000), send_apns_id=False, echoed=False),
+    Row("MethodNotAllowed: GET with a malformed apns-id", 405, "MethodNotAllowed",
+        headers=apns_headers(JWT, apns_id="not-a-uuid"), method="GET", body=None, send_apns_id=False, echoed=False),
+    Row("BadPath: with a malformed apns-id", 404, "BadPath",
+        headers=apns_headers(JWT, apns_id="<script>"), path="/3/x", send_apns_id=False, echoed=False),
     Row("BadExpirationDate: not a number", 400, "BadExpirationDate", headers=apns_headers(JWT, apns_expiration="tomorrow")),
     Row("DuplicateHeaders: apns-topic twice", 400, "DuplicateHeaders",
         headers=apns_headers(JWT) + [("apns-topic", BUNDLE_ID)]),
@@ -144,7 +154,11 @@ def test_reason(emulator, row):
     with ApnsConnection(emulator) as conn:
         response = conn.request(headers, row.body, method=row.method, path=row.path)
     assert response.status == row.status, response
-    assert response.headers["apns-id"] == apns_id, response.headers
+    if row.echoed:
+        assert response.headers["apns-id"] == apns_id, response.headers
+    else:
+        # A malformed apns-id is not sent back: the answer has a generated one.
+        assert re.fullmatch(UUID_PATTERN, response.headers["apns-id"]), response.headers
     if row.reason is None:
         assert response.body == b"" and "content-type" not in response.headers, response
     else:
@@ -193,3 +207,47 @@ def test_device_token_not_for_topic(emulator, api):
         response = conn.request(apns_headers(JWT, apns_id=apns_id), ALERT, path=f"/3/device/{apns_token}")
     assert (response.status, response.json()) == (400, {"reason": "DeviceTokenNotForTopic"})
     assert response.headers["apns-id"] == apns_id
+
+
+def assert_apple_shaped(status, headers, body, expected_status, reason):
+    """An answer in Apple's error shape under a generated apns-id."""
+    assert status == expected_status, (status, headers, body)
+    assert headers["content-type"] == "application/json", headers
+    assert json.loads(body) == {"reason": reason}
+    assert re.fullmatch(UUID_PATTERN, headers["apns-id"]), headers
+
+
+@pytest.mark.parametrize("method, path", [("POST", DEVICE), ("GET", DEVICE), ("POST", "/3/other")])
+def test_apns_over_http1_is_505_in_apples_shape(emulator, method, path):
+    # Apple's API is HTTP/2 only; what an HTTP/1.1 client gets is the emulator's choice (docs/apns.md).
+    connection = http.client.HTTPConnection("127.0.0.1", emulator.port, timeout=10)
+    body = json.dumps(ALERT) if method == "POST" else None
+    connection.request(method, path, body, dict(apns_headers(JWT, apns_id=canonical_uuid_upper())))
+    response = connection.getresponse()
+    assert_apple_shaped(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read(),
+                        505, "HTTPVersionNotSupported")
+    connection.close()
+
+
+def test_an_oversized_header_block_is_431_in_apples_shape(emulator):
+    # Over --max-header-bytes (64 KiB): the block goes in HEADERS and CONTINUATION frames of 16 KiB.
+    with ApnsConnection(emulator) as conn:
+        fields = [(":method", "POST"), (":scheme", "http"), (":path", DEVICE), (":authority", "localhost")]
+        block = conn.client.encoder.encode(fields + apns_headers(JWT) + [("x-padding", "p" * 70_000)])
+        pieces = [block[i:i + 16_384] for i in range(0, len(block), 16_384)]
+        frames = frame(HEADERS, END_HEADERS if len(pieces) == 1 else 0, 1, pieces[0])
+        for index, piece in enumerate(pieces[1:], start=2):
+            frames += frame(CONTINUATION, END_HEADERS if index == len(pieces) else 0, 1, piece)
+        conn.client.send(frames + frame(DATA, END_STREAM, 1, json.dumps(ALERT).encode()))
+        response = conn.response(1)
+        assert_apple_shaped(response.status, response.headers, response.body, 431, "RequestHeaderFieldsTooLarge")
+        # The connection goes on.
+        conn.next_stream = 3
+        assert conn.request(apns_headers(JWT), ALERT).status == 200
+
+
+def test_a_body_over_the_servers_limit_is_413_payload_too_large(start_emulator):
+    emulator = start_emulator("--max-body-bytes", "10000")
+    with ApnsConnection(emulator) as conn:
+        response = conn.request(apns_headers(JWT, apns_id=canonical_uuid_upper()), b"{" + b" " * 12_000 + b"}")
+    assert_apple_shaped(response.status, response.headers, response.body, 413, "PayloadTooLarge")

@@ -14,7 +14,7 @@ import pytest
 import requests
 from firebase_admin import messaging
 
-from conftest import BIN
+from conftest import BIN, http1_exchange
 from fcm_helpers import PROJECT, Devices, EmulatorCredential
 from test_oauth import new_private_key_pem, service_account_info
 
@@ -78,6 +78,17 @@ def test_other_hosts_and_ports_are_refused(emulator, target):
     assert connect_line(emulator, target).startswith(b"HTTP/1.1 403 "), target
     with pytest.raises(requests.exceptions.ProxyError):
         requests.get(f"https://{target}/", proxies=proxies(emulator), verify=emulator.ca, timeout=10)
+
+
+@pytest.mark.parametrize("target", ["fcm.googleapis.com", "fcm.googleapis.com:", "fcm.googleapis.com:https",
+                                    "fcm.googleapis.com:+443", "fcm.googleapis.com:443x", "fcm.googleapis.com:65979",
+                                    "fcm.googleapis.com:443:443", "user@fcm.googleapis.com:443", ":443"])
+def test_a_target_that_is_not_host_colon_port_is_400(emulator, target):
+    # RFC 9112's authority-form: a port is required and is digits in range; before, a port that was
+    # missing or not a number meant 443 and opened the tunnel.
+    answer = http1_exchange(emulator.port, f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+    assert answer.startswith(b"HTTP/1.1 400 "), (target, answer)
+    assert b"CONNECT needs host:port" in answer, answer
 
 
 def test_apples_other_port_is_intercepted(emulator):

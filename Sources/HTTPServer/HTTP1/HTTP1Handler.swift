@@ -180,7 +180,8 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         }
     }
 
-    /// `CONNECT host:port`: a tunnel into this server for a host it intercepts, 403 for others.
+    /// `CONNECT host:port`: a tunnel into this server for a host it intercepts, 403 for others,
+    /// 400 for a target that is not `host:port` (`ConnectAuthority`).
     private func answerConnect(_ interceptsTunnel: @Sendable (String, Int) -> Bool, pendingInput: Int) {
         guard let requestHead = head else { return }
         head = nil
@@ -190,20 +191,20 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
             method: "CONNECT", target: requestHead.target, version: .http1_1, isSecure: connection.isSecure,
             authority: requestHead.target, remoteAddress: connection.remoteAddress)
         let context = connection.context
-        // authority-form: host:port, the host possibly a bracketed IPv6 address.
-        let target = requestHead.target
-        let colon = target.lastIndex(of: ":")
-        let host = colon.map { String(target[..<$0]) } ?? target
-        let port = colon.flatMap { Int(target[target.index(after: $0)...]) } ?? 443
-        guard !connection.isSecure, interceptsTunnel(host.lowercased(), port) else {
-            context.log(request, status: 403, startedAt: startedAt)
-            let message = connection.isSecure
-                ? "CONNECT is taken on the emulator's plain port only."
-                : "The emulator tunnels only the Google and Apple API hosts it stands in for; \(target) is not one (docs/interception.md)."
-            write(context.configuration.errorResponse(403, message), version: .http1_1, keepAlive: false, isHead: false)
+        func refuse(_ status: Int, _ message: String) {
+            context.log(request, status: status, startedAt: startedAt)
+            write(context.configuration.errorResponse(status, message, nil), version: .http1_1, keepAlive: false, isHead: false)
             stopped = true
             connection.closeAfterFlush()
-            return
+        }
+        let target = requestHead.target
+        guard let authority = ConnectAuthority(target) else {
+            return refuse(400, "Malformed HTTP request: CONNECT needs host:port, a host then a port of 1 to 5 digits up to 65535 (RFC 9112 authority-form).")
+        }
+        guard !connection.isSecure, interceptsTunnel(authority.host.lowercased(), authority.port) else {
+            return refuse(403, connection.isSecure
+                ? "CONNECT is taken on the emulator's plain port only."
+                : "The emulator tunnels only the Google and Apple API hosts it stands in for; \(target) is not one (docs/interception.md).")
         }
         context.log(request, status: 200, startedAt: startedAt)
         stopped = true
@@ -217,7 +218,7 @@ final class HTTP1Handler: ConnectionProtocol, ResponseStreamSink {
         let context = connection.context
         let request = HTTPRequest(method: head?.method ?? "-", target: head?.target ?? "-", remoteAddress: connection.remoteAddress)
         context.log(request, status: status, startedAt: requestStartedAt ?? MonotonicClock.now())
-        write(context.configuration.errorResponse(status, message), version: .http1_1, keepAlive: false, isHead: false)
+        write(context.configuration.errorResponse(status, message, nil), version: .http1_1, keepAlive: false, isHead: false)
         connection.closeAfterFlush()
     }
 

@@ -431,7 +431,7 @@ final class HTTP2Handler: ConnectionProtocol {
                 status: status, startedAt: stream.startedAt
             )
             stream.body = []
-            submit(context.configuration.errorResponse(status, message), for: stream, head: false)
+            submit(context.configuration.errorResponse(status, message, stream.path), for: stream, head: false)
             return
         }
         // Read on the stream: a look at the taken request's body made the request's fields copied

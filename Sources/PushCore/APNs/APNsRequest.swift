@@ -96,8 +96,8 @@ public struct APNsRequest: Sendable {
         if !ApplePayloadLimit.fits(byteCount: body.count, pushType: pushType.rawValue) { throw .payloadTooLarge }
     }
 
-    /// `8-4-4-4-12` hex digits, any case.
-    static func isCanonicalUUID(_ text: String) -> Bool {
+    /// `8-4-4-4-12` hex digits, any case: an `apns-id` Apple takes (and echoes).
+    public static func isCanonicalUUID(_ text: String) -> Bool {
         // Read in place: most clients send an `apns-id` with every push, and a copy of its bytes
         // into an array cost more than the rest of the check.
         text.withUTF8Bytes { bytes in

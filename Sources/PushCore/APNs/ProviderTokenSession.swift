@@ -19,15 +19,18 @@
 ///   token with the same `iat` (signed again) is not an update.
 ///
 /// A token string equal to the last accepted one is not parsed or verified again: only the
-/// checks that depend on `now` run (a connection reusing its token pays for one verification).
+/// checks that depend on `now` run (a connection reusing its token pays for one verification),
+/// against that token's own `iat`, kept with it. The last accepted token need not be the current
+/// one (an older token still in flight while the client renews), so the current token's `iat`
+/// would make an expired older token look fresh.
 public struct ProviderTokenSession: Sendable {
     /// How long after its `iat` a token is good, and how far in the future an `iat` may lie.
     public static let tokenLifetimeSeconds: Int64 = 3600
     /// How long a connection keeps its token before it may renew it.
     public static let minimumUpdateIntervalSeconds: Int64 = 20 * 60
 
-    /// The last accepted token as sent, and the mode it was accepted in: the cache.
-    private var acceptedToken: (text: Substring, mode: APNsAuthMode)?
+    /// The last accepted token as sent, its own `iat` and the mode it was accepted in: the cache.
+    private var acceptedToken: (text: Substring, issuedAt: Int64, mode: APNsAuthMode)?
     /// The team of the connection's first accepted token (strict mode).
     private var teamID: String?
     /// The `iat` of the connection's current token and when it was accepted (strict mode).
@@ -47,39 +50,35 @@ public struct ProviderTokenSession: Sendable {
         // The same header as the accepted token's (what a client sends on every request) needs
         // no taking apart: one comparison of the whole value.
         if let accepted = acceptedToken, accepted.mode == mode, let authorization, accepted.text.base == authorization {
-            guard mode == .strict, let current else { return nil }
-            if let reason = Self.ageReason(issuedAt: current.issuedAt, now: now) { return reason }
-            return accept(issuedAt: current.issuedAt, now: now)
+            guard mode == .strict else { return nil }
+            if let reason = Self.ageReason(issuedAt: accepted.issuedAt, now: now) { return reason }
+            return accept(issuedAt: accepted.issuedAt, now: now)
         }
         guard let token = BearerCredential.token(in: authorization) else { return .missingProviderToken }
-        let isCached = acceptedToken.map { $0.mode == mode && $0.text == token } ?? false
+        let cached = acceptedToken.flatMap { $0.mode == mode && $0.text == token ? $0 : nil }
         switch mode {
         case .off:
             return nil
         case .any:
-            if !isCached {
-                guard (try? ProviderToken(parsing: token)) != nil else { return .invalidProviderToken }
-                acceptedToken = (token, mode)
+            if cached == nil {
+                guard let parsed = try? ProviderToken(parsing: token) else { return .invalidProviderToken }
+                acceptedToken = (token, parsed.issuedAt, mode)
             }
             return nil
         case .strict:
-            let issuedAt: Int64
-            if isCached, let current {
-                issuedAt = current.issuedAt
-            } else {
-                guard let parsed = try? ProviderToken(parsing: token), let key = keys[parsed.keyID],
-                      parsed.teamID == key.teamID, key.verify(parsed.signedBytes, parsed.signature),
-                      teamID == nil || teamID == parsed.teamID
-                else { return .invalidProviderToken }
-                issuedAt = parsed.issuedAt
-                if let reason = Self.ageReason(issuedAt: issuedAt, now: now) { return reason }
-                if let reason = accept(issuedAt: issuedAt, now: now) { return reason }
-                teamID = parsed.teamID
-                acceptedToken = (token, mode)
-                return nil
+            if let cached {
+                if let reason = Self.ageReason(issuedAt: cached.issuedAt, now: now) { return reason }
+                return accept(issuedAt: cached.issuedAt, now: now)
             }
-            if let reason = Self.ageReason(issuedAt: issuedAt, now: now) { return reason }
-            return accept(issuedAt: issuedAt, now: now)
+            guard let parsed = try? ProviderToken(parsing: token), let key = keys[parsed.keyID],
+                  parsed.teamID == key.teamID, key.verify(parsed.signedBytes, parsed.signature),
+                  teamID == nil || teamID == parsed.teamID
+            else { return .invalidProviderToken }
+            if let reason = Self.ageReason(issuedAt: parsed.issuedAt, now: now) { return reason }
+            if let reason = accept(issuedAt: parsed.issuedAt, now: now) { return reason }
+            teamID = parsed.teamID
+            acceptedToken = (token, parsed.issuedAt, mode)
+            return nil
         }
     }
 

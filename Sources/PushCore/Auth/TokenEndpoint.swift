@@ -6,13 +6,13 @@ public struct TokenEndpoint: Sendable {
 
     /// The known service accounts by email (`--service-account`); empty, signatures are not checked.
     public let accounts: [String: ServiceAccount]
-    /// Where issued tokens are kept, and for how long they live.
-    public let store: AccessTokenStore
+    /// What makes the tokens, and how long they live.
+    public let issuer: AccessTokenIssuer
 
-    /// Makes the endpoint over `accounts` and `store`.
-    public init(accounts: [ServiceAccount], store: AccessTokenStore) {
+    /// Makes the endpoint over `accounts` and `issuer`.
+    public init(accounts: [ServiceAccount], issuer: AccessTokenIssuer) {
         self.accounts = Dictionary(accounts.map { ($0.clientEmail, $0) }, uniquingKeysWith: { _, last in last })
-        self.store = store
+        self.issuer = issuer
     }
 
     /// Answers a grant: the form's `grant_type` and `assertion`, the emulator's own token URLs
@@ -24,7 +24,7 @@ public struct TokenEndpoint: Sendable {
             let checked = try ServiceAccountAssertion(
                 checking: assertion, accounts: accounts,
                 audiences: ServiceAccountAssertion.googleAudiences.union(ownURLs), now: now / 1000)
-            return .success(store.issue(scopes: checked.scopes, now: now))
+            return .success(issuer.issue(scopes: checked.scopes, now: now))
         } catch {
             return .failure(error)
         }

@@ -195,4 +195,22 @@ final class ProviderTokenSessionTests: XCTestCase {
         // Expired tokens are not updates: the connection is not refused.
         XCTAssertNil(check(&session, bearer(FakeJWT.token(issuedAt: fixedNowSeconds))))
     }
+
+    /// An older token used after a newer one becomes the cached one; its age is still measured
+    /// from its own `iat`, not the newer current token's, by both the cache and a fresh check.
+    func testAnOlderCachedTokenExpiresByItsOwnIssuedAt() {
+        let newer = bearer(FakeJWT.token(issuedAt: fixedNowSeconds))
+        let older = bearer(FakeJWT.token(issuedAt: fixedNowSeconds - 3500))
+        var session = ProviderTokenSession()
+        XCTAssertNil(check(&session, newer))
+        XCTAssertNil(check(&session, older, at: now.adding(seconds: 1)))
+        XCTAssertNil(check(&session, older, at: now.adding(seconds: 100)))
+        XCTAssertEqual(check(&session, older, at: now.adding(seconds: 101)), .expiredProviderToken)
+        XCTAssertEqual(check(&session, older, at: now.adding(seconds: 200)), .expiredProviderToken)
+        // The newer token is still good, by its own iat, and the older one stays expired after it.
+        XCTAssertNil(check(&session, newer, at: now.adding(seconds: 200)))
+        XCTAssertEqual(check(&session, older, at: now.adding(seconds: 200)), .expiredProviderToken)
+        var fresh = ProviderTokenSession()
+        XCTAssertEqual(check(&fresh, older, at: now.adding(seconds: 200)), .expiredProviderToken)
+    }
 }
