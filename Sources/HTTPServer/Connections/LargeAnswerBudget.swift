@@ -18,7 +18,7 @@ enum LargeAnswerBudget {
     /// dropped. Else the 503 that says why, holding nothing.
     @inline(never)
     static func admit(
-        _ response: HTTPResponse, heldBytes: inout Int, errorResponse: (Int, String) -> HTTPResponse
+        _ response: HTTPResponse, heldBytes: inout Int, errorResponse: (Int, String, String?) -> HTTPResponse
     ) -> HTTPResponse {
         guard case .bytes(let body) = response.body else { return response }
         // The buffer's size, not the answer's: what it holds in memory.
@@ -36,7 +36,9 @@ enum LargeAnswerBudget {
             503,
             "Answers of more than 1 MiB already hold \(current) bytes for clients that have not read them, "
                 + "and this one's \(count) bytes would take them past the limit of \(limit) bytes; "
-                + "try again once those clients have read their answers.")
+                + "try again once those clients have read their answers.",
+            // No path: the emulator's large answers are its own API's, in Google's shape.
+            nil)
         refusal.headers.add("retry-after", "1")
         return refusal
     }
