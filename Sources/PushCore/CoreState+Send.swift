@@ -71,8 +71,13 @@ extension CoreState {
                 throw failure
             }
         }
-        // A token send reaches one device: it goes without the arrays a topic send needs.
+        // Each delivery is queued as it is made ready, then the message is logged once, with the
+        // range of its delivery numbers: the tail below is every accepted send's.
+        let numbers: Range<Int>
+        let loggedTarget: MessageTarget
+        let notified: [StreamSubscriber]
         if slot != nil || newDevice != nil {
+            // A token send reaches one device: it goes without the arrays a topic send needs.
             let made: Delivery
             do throws(Failure) {
                 if let newDevice {
@@ -90,41 +95,39 @@ extension CoreState {
                 projectState.insert(newDevice)
                 if let apnsToken = newDevice.apnsToken { projectsByAPNsToken.insert(projectState.projectID, for: apnsToken) }
             }
-            let number = made.number
+            numbers = made.number..<made.number + 1
             // A token target names the device's own copy of the token, so that the log adds none.
             // Chosen, not copied then replaced: a copy of the target retains its token and the
             // replacement releases it again.
-            let loggedTarget: MessageTarget
             if case .token = target { loggedTarget = .token(made.token) } else { loggedTarget = target }
             // Moved in: otherwise the store keeps a copy and this one is freed.
-            let notified = projectState.enqueue(
+            notified = projectState.enqueue(
                 consume made, at: slot, logSequence: projectState.log.nextSequence, now: now,
                 configuration: configuration)
-            projectState.log.append(
-                name: name, origin: origin, sentAt: now, target: loggedTarget,
-                requestBody: requestBody, deliveryNumbers: number..<number + 1)
-            return (.accepted(SentMessage(messageName: name, deliveryNumbers: number..<number + 1)), notified)
-        }
-        var made = [Delivery]()
-        made.reserveCapacity(tokens.count)
-        for token in tokens {
-            // Read in place: a copy of the device held on would make its queue copy when it grows.
-            guard let position = projectState.devices.index(forKey: token) else { continue }
-            do throws(Failure) {
-                made.append(try make(for: projectState.devices.values[position]))
-            } catch {
-                return (.rejected(error), [])
+        } else {
+            // A topic or condition send: every delivery is made before any is queued, so that a
+            // failed conversion leaves nothing behind.
+            var made = [Delivery]()
+            made.reserveCapacity(tokens.count)
+            for token in tokens {
+                // Read in place: a copy of the device held on would make its queue copy when it grows.
+                guard let position = projectState.devices.index(forKey: token) else { continue }
+                do throws(Failure) {
+                    made.append(try make(for: projectState.devices.values[position]))
+                } catch {
+                    return (.rejected(error), [])
+                }
             }
-        }
-        let firstNumber = made.first?.number ?? identifiers.nextDeliveryNumber
-        var loggedTarget = target
-        if case .token = target, made.count == 1 { loggedTarget = .token(made[0].token) }
-        let numbers = firstNumber..<firstNumber + made.count
-        var notified = [StreamSubscriber]()
-        for delivery in made {
-            let subscribers = projectState.enqueue(
-                delivery, logSequence: projectState.log.nextSequence, now: now, configuration: configuration)
-            if !subscribers.isEmpty { notified += subscribers }
+            let firstNumber = made.first?.number ?? identifiers.nextDeliveryNumber
+            numbers = firstNumber..<firstNumber + made.count
+            loggedTarget = target
+            var subscribersOfAll = [StreamSubscriber]()
+            for delivery in made {
+                let subscribers = projectState.enqueue(
+                    delivery, logSequence: projectState.log.nextSequence, now: now, configuration: configuration)
+                if !subscribers.isEmpty { subscribersOfAll += subscribers }
+            }
+            notified = subscribersOfAll
         }
         projectState.log.append(
             name: name, origin: origin, sentAt: now, target: loggedTarget,
