@@ -32,7 +32,7 @@ struct FCMRoutes {
         if let fired = core.fireFault(project: project, on: .fcm(target)) {
             return answer(fired, project: project, target: target, sendRequest: sendRequest, body: request.body)
         }
-        return Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: request.body)
+        return Self.perform(core: core, project: project, sendRequest: sendRequest, body: request.body)
     }
 
     /// A fired fault's answer (docs/faults.md): FCM's error for its code, or, for a pure
@@ -51,20 +51,17 @@ struct FCMRoutes {
                 error = GoogleErrorResponse.make(.fcm(code, toDevice: toDevice, retryAfterSeconds: fired.retryAfterSeconds))
             }
             return FaultAnswer.answer(fired, error: error, goAwayReason: nil) {
-                Self.perform(core: core, project: project, target: target, sendRequest: sendRequest, body: body)
+                Self.perform(core: core, project: project, sendRequest: sendRequest, body: body)
             }
         }
     }
 
     /// The send once the request is checked and no fault stands in the way.
     private static func perform(
-        core: PushEmulatorCore, project: String, target: MessageTarget, sendRequest: FCMSendRequest, body: [UInt8]
+        core: PushEmulatorCore, project: String, sendRequest: FCMSendRequest, body: [UInt8]
     ) -> HTTPResponse {
-        let message = sendRequest.message
         if sendRequest.validateOnly {
-            let checked = core.checkSend(project: project, target: target) { context in
-                FCMToApple.notification(for: message, context: context)
-            }
+            let checked = core.checkSend(project: project, message: sendRequest.message)
             switch checked {
             case .success(.deliverable): return Self.name("projects/\(project)/messages/fake_message_id")
             case .success(.unregistered): return GoogleErrorResponse.make(.fcmUnregistered())
@@ -72,9 +69,7 @@ struct FCMRoutes {
             case .failure(let error): return GoogleErrorResponse.make(error)
             }
         }
-        let outcome = core.send(project: project, target: target, origin: .fcm, requestBody: body) { context in
-            FCMToApple.notification(for: message, context: context)
-        }
+        let outcome = core.send(project: project, message: sendRequest.message, requestBody: body)
         // Taken apart rather than copied from: only the name is needed.
         switch consume outcome {
         case .accepted(let sent): return Self.name(sent.messageName)

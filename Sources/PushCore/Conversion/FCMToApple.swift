@@ -1,7 +1,5 @@
-import PushCore
-
 /// Turns an FCM v1 message into the APNs notification one device receives, measured and checked
-/// against Apple's payload limit.
+/// against Apple's payload limit (`PushEmulatorCore.send(project:message:requestBody:)`).
 enum FCMToApple {
     static func notification(for message: FCMMessage, context: DeliveryContext) -> Result<APNsNotification, GoogleError> {
         var fid: String?

@@ -1,0 +1,20 @@
+/// FCM's way in: a decoded and checked v1 message, converted here for each device it reaches.
+extension PushEmulatorCore {
+    /// Sends an FCM v1 message (`messages:send` without `validate_only`): each device it reaches
+    /// gets the message converted for it (`FCMToApple`), measured against Apple's payload limit.
+    /// A message too big for one device is refused for all: nothing is stored, registered or logged.
+    /// - Parameter requestBody: the request as the sender wrote it, for the message log.
+    public func send(project: String, message: FCMMessage, requestBody: [UInt8]) -> SendOutcome<GoogleError> {
+        send(project: project, target: message.target, origin: .fcm, requestBody: requestBody) { context in
+            FCMToApple.notification(for: message, context: context)
+        }
+    }
+
+    /// What sending `message` would answer, changing nothing (`validate_only`): `checkSend` with
+    /// the message's conversion.
+    public func checkSend(project: String, message: FCMMessage) -> Result<TargetStatus, GoogleError> {
+        checkSend(project: project, target: message.target) { context in
+            FCMToApple.notification(for: message, context: context)
+        }
+    }
+}
