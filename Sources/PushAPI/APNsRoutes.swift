@@ -141,9 +141,9 @@ struct APNsRoutes {
         switch consume outcome {
         case .accepted:
             return success(givenID: givenID, generatedID: generatedID, isProduction: isProduction)
-        case .unregistered(let since):
+        case .unreachable(.unregistered(let since)):
             return APNsErrorResponse.make(.unregistered, apnsID: errorID(), unregisteredSince: since)
-        case .invalidRegistration:
+        case .unreachable(.invalidRegistration):
             return APNsErrorResponse.make(.badDeviceToken, apnsID: errorID())
         case .rejected(let reason):
             return APNsErrorResponse.make(reason, apnsID: errorID())

@@ -64,8 +64,7 @@ struct FCMRoutes {
             let checked = core.checkSend(project: project, message: sendRequest.message)
             switch checked {
             case .success(.deliverable): return Self.name("projects/\(project)/messages/fake_message_id")
-            case .success(.unregistered): return GoogleErrorResponse.make(.fcmUnregistered())
-            case .success(.invalidRegistration): return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
+            case .success(.unreachable(let reason)): return GoogleErrorResponse.make(.fcm(reason))
             case .failure(let error): return GoogleErrorResponse.make(error)
             }
         }
@@ -73,8 +72,7 @@ struct FCMRoutes {
         // Taken apart rather than copied from: only the name is needed.
         switch consume outcome {
         case .accepted(let sent): return Self.name(sent.messageName)
-        case .unregistered: return GoogleErrorResponse.make(.fcmUnregistered())
-        case .invalidRegistration: return GoogleErrorResponse.make(.fcmInvalidRegistrationToken())
+        case .unreachable(let reason): return GoogleErrorResponse.make(.fcm(reason))
         case .rejected(let error): return GoogleErrorResponse.make(error)
         case .exhausted(let exhausted): return GoogleErrorResponse.make(exhausted.googleError)
         }

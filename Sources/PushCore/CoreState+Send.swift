@@ -31,10 +31,8 @@ extension CoreState {
             resolution = projectState.resolve(target, mode: configuration.tokenMode)
         }
         switch resolution {
-        case .unregistered(let since):
-            return (.unregistered(since: since), [])
-        case .invalid:
-            return (.invalidRegistration, [])
+        case .unreachable(let reason):
+            return (.unreachable(reason), [])
         case .devices(let found):
             tokens = found
         case .device(let position):

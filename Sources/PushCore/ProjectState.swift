@@ -7,8 +7,7 @@ struct ProjectState: Sendable {
         /// One stored device, by its position: the send reaches it without hashing its token again.
         case device(DeviceTable.Index)
         case newDevice(token: String?, apnsToken: String?)
-        case unregistered(since: Timestamp)
-        case invalid
+        case unreachable(UnreachableTarget)
     }
 
     let projectID: String
@@ -51,14 +50,14 @@ struct ProjectState: Sendable {
         switch target {
         case .token(let token), .fid(let token):
             if let slot = devices.index(forKey: token) { return .device(slot) }
-            if let at = uninstalledTokens[token] { return .unregistered(since: at) }
-            guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .invalid }
+            if let at = uninstalledTokens[token] { return .unreachable(.unregistered(since: at)) }
+            guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: token, apnsToken: nil)
         case .apnsToken(let given):
             let apnsToken = APNsDeviceToken.normalized(given)
             if let token = tokenByAPNsToken[apnsToken], let slot = devices.index(forKey: token) { return .device(slot) }
-            if let at = uninstalledAPNsTokens[apnsToken] { return .unregistered(since: at) }
-            guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .invalid }
+            if let at = uninstalledAPNsTokens[apnsToken] { return .unreachable(.unregistered(since: at)) }
+            guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: nil, apnsToken: apnsToken)
         case .topic(let topic):
             return .devices(subscribers(of: topic))

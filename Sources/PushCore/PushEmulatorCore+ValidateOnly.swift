@@ -12,8 +12,7 @@ extension PushEmulatorCore {
             let projectState = state.projects[project] ?? ProjectState(projectID: project)
             var bundleID = state.configuration.defaultBundleID
             switch projectState.resolve(target, mode: state.configuration.tokenMode) {
-            case .unregistered(let since): return .success(.unregistered(since: since))
-            case .invalid: return .success(.invalidRegistration)
+            case .unreachable(let reason): return .success(.unreachable(reason))
             case .device(let slot): bundleID = projectState.devices.values[slot].bundleID
             case .devices, .newDevice: break
             }

@@ -2,11 +2,8 @@
 public enum SendOutcome<Failure: Error & Sendable>: Sendable {
     /// Accepted (FCM answers 200 with the name, APNs 200 with the `apns-id`).
     case accepted(SentMessage)
-    /// The target device was uninstalled at this time (FCM 404 UNREGISTERED, APNs 410 Unregistered).
-    case unregistered(since: Timestamp)
-    /// The token is malformed, or unknown in strict mode (FCM 400 INVALID_ARGUMENT
-    /// "The registration token is not a valid FCM registration token", APNs 400 BadDeviceToken).
-    case invalidRegistration
+    /// The target reaches no device, for this reason; nothing was stored.
+    case unreachable(UnreachableTarget)
     /// The notification builder refused the message (for example, the payload is too large);
     /// nothing was stored or registered.
     case rejected(Failure)

@@ -2,8 +2,6 @@
 public enum TargetStatus: Sendable, Equatable {
     /// A send would reach the device(s) (in lenient mode, possibly by registering one).
     case deliverable
-    /// The device was uninstalled at this time.
-    case unregistered(since: Timestamp)
-    /// The token is malformed, or unknown in strict mode.
-    case invalidRegistration
+    /// A send would reach no device, for this reason.
+    case unreachable(UnreachableTarget)
 }

@@ -23,6 +23,14 @@ extension GoogleError {
             details: [GoogleErrorDetail.fcmError(.invalidArgument)])
     }
 
+    /// FCM's answer to a target that reaches no device: 404 UNREGISTERED or 400 INVALID_ARGUMENT.
+    public static func fcm(_ unreachable: UnreachableTarget) -> GoogleError {
+        switch unreachable {
+        case .unregistered: fcmUnregistered()
+        case .invalidRegistration: fcmInvalidRegistrationToken()
+        }
+    }
+
     /// 404 UNREGISTERED: the app was uninstalled or the token expired.
     public static func fcmUnregistered() -> GoogleError {
         GoogleError(

@@ -40,7 +40,7 @@ final class DeviceRegistryTests: XCTestCase {
 
     func testLenientModeRejectsAMalformedToken() {
         let core = makeCore()
-        guard case .invalidRegistration = sendFCM(core, to: .token("not a token!")) else {
+        guard case .unreachable(.invalidRegistration) = sendFCM(core, to: .token("not a token!")) else {
             return XCTFail("a malformed token must be invalid")
         }
         XCTAssertEqual(try core.devices(project: "demo").items, [])
@@ -48,10 +48,10 @@ final class DeviceRegistryTests: XCTestCase {
 
     func testStrictModeKnowsOnlyRegisteredDevices() {
         let core = makeCore(PushCoreConfiguration(tokenMode: .strict))
-        guard case .invalidRegistration = sendFCM(core, to: .token("unknown-token")) else {
+        guard case .unreachable(.invalidRegistration) = sendFCM(core, to: .token("unknown-token")) else {
             return XCTFail("strict mode must refuse unknown tokens")
         }
-        XCTAssertEqual(checkTarget(core, .token("unknown-token")), .invalidRegistration)
+        XCTAssertEqual(checkTarget(core, .token("unknown-token")), .unreachable(.invalidRegistration))
         register(core)
         XCTAssertNotNil(sendFCM(core).sent)
     }
@@ -64,11 +64,11 @@ final class DeviceRegistryTests: XCTestCase {
             core.advanceClock(seconds: 5)
             XCTAssertNoThrow(try core.uninstallDevice(project: "demo", token: "device-1").get())
             let since = Timestamp(secondsSinceEpoch: fixedNowSeconds + 5)
-            guard case .unregistered(since) = sendFCM(core) else { return XCTFail("\(mode): token must be unregistered") }
-            guard case .unregistered(since) = sendAPNs(core, apnsToken: "ab12", body: "x") else {
+            guard case .unreachable(.unregistered(since)) = sendFCM(core) else { return XCTFail("\(mode): token must be unregistered") }
+            guard case .unreachable(.unregistered(since)) = sendAPNs(core, apnsToken: "ab12", body: "x") else {
                 return XCTFail("\(mode): APNs token must be unregistered")
             }
-            XCTAssertEqual(checkTarget(core, .token("device-1")), .unregistered(since: since))
+            XCTAssertEqual(checkTarget(core, .token("device-1")), .unreachable(.unregistered(since: since)))
             XCTAssertEqual(core.device(project: "demo", token: "device-1").failure, .uninstalled(at: since))
             let stored = try! core.messages(project: "demo", filter: MessageLogFilter(token: "device-1")).items
             XCTAssertEqual(stored.flatMap(\.deliveries).map(\.state), [.dropped], "\(mode)")

@@ -46,7 +46,7 @@ final class TokenSpellingTests: XCTestCase {
     func testASendUnderTheSpellingIsAnInvalidToken() throws {
         for mode in [TokenMode.lenient, .strict] {
             let core = core(mode)
-            guard case .invalidRegistration = sendFCM(core, to: .token(kelvin)) else { return XCTFail("\(mode)") }
+            guard case .unreachable(.invalidRegistration) = sendFCM(core, to: .token(kelvin)) else { return XCTFail("\(mode)") }
             guard case .accepted = sendFCM(core, to: .token(token)) else { return XCTFail("\(mode)") }
             try assertUntouched(core)
         }
@@ -55,8 +55,8 @@ final class TokenSpellingTests: XCTestCase {
     func testAnUninstalledTokenIsNotFoundUnderTheSpelling() throws {
         let core = core()
         _ = core.uninstallDevice(project: "demo", token: token)
-        guard case .invalidRegistration = sendFCM(core, to: .token(kelvin)) else { return XCTFail() }
-        guard case .unregistered = sendFCM(core, to: .token(token)) else { return XCTFail() }
+        guard case .unreachable(.invalidRegistration) = sendFCM(core, to: .token(kelvin)) else { return XCTFail() }
+        guard case .unreachable(.unregistered) = sendFCM(core, to: .token(token)) else { return XCTFail() }
         XCTAssertEqual(core.device(project: "demo", token: kelvin).failure, .notFound)
     }
 }

@@ -110,7 +110,7 @@ final class SnapshotTests: XCTestCase {
     func testAnUninstalledTokenStaysUnregistered() throws {
         let restored = makeCore()
         try restored.importState(try busyCore().exportState())
-        guard case .unregistered = sendFCM(restored, to: .token("device-3")) else {
+        guard case .unreachable(.unregistered) = sendFCM(restored, to: .token("device-3")) else {
             return XCTFail("a send to an uninstalled token answers UNREGISTERED")
         }
     }
@@ -120,10 +120,10 @@ final class SnapshotTests: XCTestCase {
         let gone = String(repeating: "cd", count: 32)
         register(core, token: "device-4", apnsToken: gone)
         _ = core.uninstallDevice(project: "demo", token: "device-4")
-        guard case .unregistered(let since) = sendAPNs(core, apnsToken: gone, body: "x") else { return XCTFail() }
+        guard case .unreachable(.unregistered(let since)) = sendAPNs(core, apnsToken: gone, body: "x") else { return XCTFail() }
         let restored = makeCore()
         try restored.importState(core.exportState())
-        guard case .unregistered(let restoredSince) = sendAPNs(restored, apnsToken: gone, body: "x") else {
+        guard case .unreachable(.unregistered(let restoredSince)) = sendAPNs(restored, apnsToken: gone, body: "x") else {
             return XCTFail("an APNs send to an uninstalled device token answers Unregistered")
         }
         XCTAssertEqual(restoredSince, since)
