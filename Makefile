@@ -69,11 +69,11 @@ bench-compare: release
 perf-count: release
 	scripts/perf-count.sh $(BIN_RELEASE)
 
-## fuzz: run every fuzz target for FUZZ_SECONDS each (default 30); fuzz-openapi.sh runs schemathesis
-## against the release binary (FUZZ_EXAMPLES: examples per operation, default 1000)
+## fuzz: run every fuzz target of scripts/fuzz.sh for FUZZ_SECONDS each (default 30); its `openapi` target
+## runs schemathesis against the release binary (FUZZ_EXAMPLES: examples per operation, default 1000)
 fuzz: release
 	@scripts/install-deps.sh --python
-	@for script in scripts/fuzz-*.sh; do echo "== $$script"; $$script $${FUZZ_SECONDS:-30} || exit 1; done
+	@for target in $$(scripts/fuzz.sh --list); do echo "== $$target"; scripts/fuzz.sh $$target $${FUZZ_SECONDS:-30} || exit 1; done
 
 ## docker-test: docker/Dockerfile built with podman (no registry needed: scripts/docker-test.sh makes the
 ## base images), a container of it until healthy, a send to it from the host, then docker/compose.yaml under

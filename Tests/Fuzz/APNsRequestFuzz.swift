@@ -10,7 +10,7 @@
 // push that passes everything is sent, in lenient token mode, to a device it registers; that
 // device must then receive it once, with the payload and headers as sent and the generated
 // `apns-id` after them, unless `apns-expiration` kept it from being stored.
-// Built by scripts/fuzz-apns-request.sh with swiftc directly, beside the PushCore sources.
+// Built by scripts/fuzz.sh apns-request with swiftc directly, beside the PushCore sources.
 
 import ByteCoding
 

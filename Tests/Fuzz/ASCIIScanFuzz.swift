@@ -1,6 +1,6 @@
 // libFuzzer target for ASCIIScan and WordBytes.equal: for any bytes, each vectorizable or
 // word-at-a-time check answers what the plain definition over the same bytes answers. Built by
-// scripts/fuzz-ascii-scan.sh with swiftc directly, from the ByteCoding sources alone.
+// scripts/fuzz.sh ascii-scan with swiftc directly, from the ByteCoding sources alone.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzASCIIScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

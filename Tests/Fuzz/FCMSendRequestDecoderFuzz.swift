@@ -1,5 +1,5 @@
 // libFuzzer target for FCMSendRequestFastDecoder: built with the PushCore sources by
-// scripts/fuzz-fcm-decode.sh. The general path (JSONParser, then FCMSendRequest(json:)) is the
+// scripts/fuzz.sh fcm-decode. The general path (JSONParser, then FCMSendRequest(json:)) is the
 // reference: whenever the fast decoder answers, the reference must accept the same bytes and
 // give the same request. Neither may trap on any input.
 

@@ -1,4 +1,4 @@
-// libFuzzer target for HTTP1Parser: built with the parser files alone by scripts/fuzz-http1.sh.
+// libFuzzer target for HTTP1Parser: built with the parser files alone by scripts/fuzz.sh http1.
 // The first input byte picks a split position; the rest is the byte stream. Feeding it whole and
 // split in two must give the same requests and the same error, and the parser must never trap.
 

@@ -1,7 +1,7 @@
 // libFuzzer target for JSONParser: any bytes must either fail cleanly or parse to a value
 // that survives serialize → parse unchanged and serializes to the same bytes again; and
 // JSONValidator, wherever it decides, must decide as the parser does.
-// Built by scripts/fuzz-json.sh with swiftc directly, from the ByteCoding sources alone.
+// Built by scripts/fuzz.sh json with swiftc directly, from the ByteCoding sources alone.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -6,7 +6,7 @@
 // of digits, signed bytes that are the token up to its last dot, and a signature whose
 // base64url is the token's last segment again (one spelling per byte string). `any` mode must
 // accept exactly the tokens that parse, and neither mode may trap.
-// Built by scripts/fuzz-provider-token.sh with swiftc directly, from those sources only.
+// Built by scripts/fuzz.sh provider-token with swiftc directly, from those sources only.
 
 import ByteCoding
 

@@ -1,7 +1,7 @@
 // libFuzzer target for state import (docs/state.md): any bytes must either be refused with a
 // SnapshotError that leaves the state as it was, or be imported into a state whose export imports
 // again to the same export, and on which reads, connects and sends work without trapping.
-// Built by scripts/fuzz-state-import.sh with swiftc directly, beside the PushCore sources.
+// Built by scripts/fuzz.sh state-import with swiftc directly, beside the PushCore sources.
 import ByteCoding
 
 private func makeCore() -> PushEmulatorCore {

@@ -2,7 +2,7 @@
 // sequences replaced) must either fail cleanly with an in-range offset, or parse to a
 // condition with 1 to 5 terms whose evaluation never traps, whose negation is its opposite,
 // and whose canonical text parses back to an equal condition and renders the same again.
-// Built by scripts/fuzz-condition.sh with swiftc directly, from the condition sources only.
+// Built by scripts/fuzz.sh condition with swiftc directly, from the condition sources only.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTopicCondition(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
