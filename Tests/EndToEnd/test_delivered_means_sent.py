@@ -3,13 +3,13 @@ closing or reset stream did not send goes back to `pending`, in order, under the
 import http.client
 import json
 import random
-import socket
 import threading
 import time
 
 from api import Api
 from conftest import wait_until
 from h2frames import Client, connect
+from sse_device import SseDevice
 
 PROJECT = "receipts"
 
@@ -73,59 +73,15 @@ def test_deliveries_not_sent_before_the_stream_closed_come_back_in_order(emulato
     assert states(api, "comes-back") == ["delivered"] * 5
 
 
-class Device(threading.Thread):
-    """A device that keeps reconnecting its HTTP/1.1 SSE stream, half-closing it after a short while,
-    and records every notification id it read."""
-
-    def __init__(self, port, token, stop):
-        super().__init__(daemon=True)
-        self.port, self.token, self.stop = port, token, stop
-        self.received = []
-        self.errors = []
-
-    def run(self):
-        while not self.stop.is_set():
-            try:
-                self.session()
-            except OSError as error:
-                self.errors.append(repr(error))
-                time.sleep(0.05)
-
-    def session(self):
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=1)
-        sock.sendall(f"GET /emulator/v1/projects/{PROJECT}/devices/{self.token}:stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        buffer = b""
-        started = time.monotonic()
-        half_closed = False
-        lifetime = 0.2 + random.random() * 0.4
-        while True:
-            if not half_closed and (time.monotonic() - started > lifetime or self.stop.is_set()):
-                sock.shutdown(socket.SHUT_WR)
-                half_closed = True
-            try:
-                chunk = sock.recv(65536)
-            except socket.timeout:
-                continue
-            if not chunk:
-                break
-            buffer += chunk
-            while b"\n\n" in buffer:
-                event, _, buffer = buffer.partition(b"\n\n")
-                for line in event.split(b"\n"):
-                    if line.startswith(b"data: "):
-                        data = json.loads(line[6:])
-                        if data.get("type") == "notification":
-                            self.received.append(data["id"])
-        sock.close()
-
-
 def test_devices_that_reconnect_all_the_time_get_every_delivery_marked_delivered(emulator):
     api = Api(emulator.http, PROJECT)
     tokens = [f"reconnecting-{i}" for i in range(6)]
     for token in tokens:
         register(api, token)
     stop_devices, stop_senders = threading.Event(), threading.Event()
-    devices = [Device(emulator.port, token, stop_devices) for token in tokens]
+    # Each stream lives 0.2-0.6 s: many a delivery is on its way when its stream closes.
+    devices = [SseDevice(emulator.port, PROJECT, token, stop_devices, lambda: 0.2 + random.random() * 0.4)
+               for token in tokens]
     for device in devices:
         device.start()
     accepted = []

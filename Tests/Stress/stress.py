@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "EndToEnd"))
 import hpack  # noqa: E402
 from h2frames import HEADERS, RST_STREAM, Client, connect  # noqa: E402
+from sse_device import SseDevice  # noqa: E402
 
 # The bounds, documented in docs/performance.md ("make stress"); change both together.
 # every /healthz on a fresh connection while a scenario reads, sends or races (STRESS_HEALTHZ_MS
@@ -454,57 +455,6 @@ def zero_window_scenario(result, work):
 # Scenario 3: the reconnect race
 # ---------------------------------------------------------------------------------------------
 
-class SseDevice(threading.Thread):
-    """A device on an HTTP/1.1 SSE stream that records every notification id it read. A
-    reconnecting one half-closes its stream after 2-3 s and opens another; a steady one keeps its
-    stream (and opens another only if the server ends it). On stop, each half-closes and reads to
-    the end, so everything the server sent is counted."""
-
-    def __init__(self, port, project, token, reconnecting, stop):
-        super().__init__(daemon=True)
-        self.port, self.project, self.token = port, project, token
-        self.reconnecting, self.stop = reconnecting, stop
-        self.received, self.sessions, self.errors = [], 0, []
-
-    def run(self):
-        while not self.stop.is_set():
-            try:
-                self.session()
-            except OSError as error:
-                self.errors.append(repr(error))
-                time.sleep(0.05)
-
-    def session(self):
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=1)
-        sock.sendall(f"GET /emulator/v1/projects/{self.project}/devices/{self.token}:stream HTTP/1.1\r\n"
-                     "Host: 127.0.0.1\r\n\r\n".encode())
-        self.sessions += 1
-        buffer, half_closed = b"", False
-        lifetime = 2 + random.random() if self.reconnecting else float("inf")
-        started = time.monotonic()
-        try:
-            while True:
-                if not half_closed and (time.monotonic() - started > lifetime or self.stop.is_set()):
-                    sock.shutdown(socket.SHUT_WR)
-                    half_closed = True
-                try:
-                    chunk = sock.recv(65536)
-                except socket.timeout:
-                    continue
-                if not chunk:
-                    return
-                buffer += chunk
-                while b"\n\n" in buffer:
-                    event, _, buffer = buffer.partition(b"\n\n")
-                    for line in event.split(b"\n"):
-                        if line.startswith(b"data: "):
-                            data = json.loads(line[6:])
-                            if data.get("type") == "notification":
-                                self.received.append(data["id"])
-        finally:
-            sock.close()
-
-
 def race_scenario(result, work):
     emulator = Emulator()
     try:
@@ -517,7 +467,10 @@ def race_scenario(result, work):
                                        {"token": token, "platform": "ios", "bundleId": "com.example.app"})
             assert status == 201, body
         stop_devices, stop_senders = threading.Event(), threading.Event()
-        devices = [SseDevice(emulator.port, project, token, n < RACE_RECONNECTING, stop_devices)
+        # A reconnecting device half-closes its stream after 2-3 s and opens another; a steady one
+        # keeps its stream.
+        devices = [SseDevice(emulator.port, project, token, stop_devices,
+                             (lambda: 2 + random.random()) if n < RACE_RECONNECTING else (lambda: float("inf")))
                    for n, token in enumerate(tokens)]
         for device in devices:
             device.start()
