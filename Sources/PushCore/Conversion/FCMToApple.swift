@@ -1,6 +1,8 @@
 /// Turns an FCM v1 message into the APNs notification one device receives, measured and checked
 /// against Apple's payload limit (`PushEmulatorCore.send(project:message:requestBody:)`).
+@usableFromInline
 enum FCMToApple {
+    @usableFromInline
     static func notification(for message: FCMMessage, context: DeliveryContext) -> Result<APNsNotification, GoogleError> {
         var fid: String?
         if case .fid(let value) = message.target { fid = value }
