@@ -326,7 +326,7 @@ final class HTTP2Handler: ConnectionProtocol {
         if name.first == UInt8(ascii: ":") {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
-            case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
+            case (7, UInt8(ascii: "m")): stream.method = String(decoding: value, as: UTF8.self)
             case (5, UInt8(ascii: "p")): (stream.path, stream.query) = recentTarget.value(for: value, HTTPRequest.split(target:))
             case (10, UInt8(ascii: "a")): stream.authority = recentAuthority.value(for: value) { String(decoding: $0, as: UTF8.self) }
             default: break
