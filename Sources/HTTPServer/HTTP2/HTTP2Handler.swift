@@ -14,11 +14,6 @@ final class HTTP2Handler: ConnectionProtocol {
     /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
     /// costs no hashing (nghttp2's stream user data finds a stream by id).
     private var streams: [HTTP2Stream] = []
-    /// Closed streams nothing else references, kept for new ones: allocating and freeing a stream
-    /// for each request cost more than resetting one.
-    private var spareStreams: [HTTP2Stream] = []
-    /// Enough for a client that keeps this many requests in flight.
-    private static let maxSpareStreams = 32
     private var headerBlock = HTTP2HeaderBlock()
     private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
     private var recentAuthority = RecentHeaderValue<String>()
@@ -60,7 +55,7 @@ final class HTTP2Handler: ConnectionProtocol {
             return
         }
         _ = skippedStreamIDs.use(1)
-        let stream = makeStream(id: 1)
+        let stream = HTTP2Stream(id: 1, handler: self)
         stream.method = request.method
         stream.path = request.path
         stream.query = request.query
@@ -235,7 +230,6 @@ final class HTTP2Handler: ConnectionProtocol {
             stream.slot = nil
         }
         streams = []
-        spareStreams = []
     }
 
     func timedOut() {
@@ -262,20 +256,13 @@ final class HTTP2Handler: ConnectionProtocol {
             return
         }
         if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-            let stream = makeStream(id: frame.pointee.hd.stream_id)
+            let stream = HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self)
             add(stream)
             headerBlock.begin(stream)
         } else {
             // Trailers join the stream's headers.
             headerBlock.begin(stream(frame.pointee.hd.stream_id))
         }
-    }
-
-    /// A stream for a new exchange, a spare one when there is one.
-    private func makeStream(id: Int32) -> HTTP2Stream {
-        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self) }
-        stream.reuse(id: id, handler: self)
-        return stream
     }
 
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
@@ -377,7 +364,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     private func streamClosed(_ streamID: Int32) {
         // A strong reference: removing the stream from `streams` may release the last other one.
-        guard var stream = stream(streamID), let slot = stream.slot else { return }
+        guard let stream = stream(streamID), let slot = stream.slot else { return }
         // The last stream moves into the closed one's slot (moved out, not swapped: a swap
         // checked uniqueness and retained).
         if slot == streams.count - 1 {
@@ -404,11 +391,6 @@ final class HTTP2Handler: ConnectionProtocol {
             submitGoAway(lastStreamID: max(streamID, lastAnswering() ?? 0), debugData: goAway.debugData)
         }
         stream.handler = nil
-        // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
-        if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
-            stream.headBytes.releaseIfLarge()
-            spareStreams.append(consume stream)
-        }
     }
 
     // MARK: responses

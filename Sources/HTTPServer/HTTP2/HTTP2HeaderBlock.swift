@@ -4,7 +4,7 @@
 /// ends: growing each stream's own header list field by field cost more than twice as much.
 struct HTTP2HeaderBlock {
     /// The stream whose block this is; nil when no stream takes it (nothing is gathered then).
-    /// Held strongly so that a stream closed mid-block is not reused from the spare list.
+    /// Held strongly, so that a stream closed mid-block stays alive until the next `begin`.
     private(set) var stream: HTTP2Stream?
     /// `stream` again, for reading it on every field without a retain: `stream` keeps it alive
     /// until the next `begin`.
