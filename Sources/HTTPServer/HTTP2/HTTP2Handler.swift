@@ -18,7 +18,6 @@ final class HTTP2Handler: ConnectionProtocol {
     private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
     private var recentAuthority = RecentHeaderValue<String>()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
-    private var longValueNames = HPACKLongValueNames()
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.
     private var framedCallbacks: [SentCallback] = []
@@ -497,7 +496,7 @@ final class HTTP2Handler: ConnectionProtocol {
         let session = session
         let streamID = stream.id
         HTTP2ResponseHead.withNameValuePairs(
-            status: response.status, headers: response.headers, contentLength: contentLength, longValueNames: &longValueNames,
+            status: response.status, headers: response.headers, contentLength: contentLength,
             headBytes: &stream.headBytes
         ) { pairs in
             if hasBody {
