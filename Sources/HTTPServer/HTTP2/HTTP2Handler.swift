@@ -185,7 +185,7 @@ final class HTTP2Handler: ConnectionProtocol {
         guard !failed, !streams.isEmpty else { return false }
         // A header block blocks the whole connection until it ends (CONTINUATION frames may not
         // interleave), so an unfinished one ends the connection.
-        if let block = headerBlock.unretained, block._withUnsafeGuaranteedRef({ now &- $0.startedAt > headerLimit }) {
+        if let stream = headerBlock.stream, now &- stream.startedAt > headerLimit {
             failed = true
             nghttp2_session_terminate_session(session, UInt32(NGHTTP2_NO_ERROR.rawValue))
             connection.closeAfterFlush()
@@ -278,25 +278,13 @@ final class HTTP2Handler: ConnectionProtocol {
         return Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Runs `body` on the open stream with this id, if there is one, without retaining it
-    /// (`streams` holds it until nghttp2 reports it closed); for callbacks that only record what
-    /// arrived and run no code that could close it.
-    private func withStream(_ id: Int32, _ body: (HTTP2Stream) -> Void) {
-        guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return }
-        Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
-    }
-
     /// Records one header field; false when the block has decoded to more than twice the
     /// header limit (an HPACK bomb: one table entry referenced thousands of times), so that
     /// nghttp2 stops checking and handing over the rest of it.
     private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Not retained: the block holds the stream until its next `begin`, and nothing here
-        // begins one.
-        guard let block = headerBlock.unretained else { return true }
-        return block._withUnsafeGuaranteedRef { stream in
-            header(frame, stream, name, value)
-            return stream.headerBytes <= 2 * maxHeaderBytes
-        }
+        guard let stream = headerBlock.stream else { return true }
+        header(frame, stream, name, value)
+        return stream.headerBytes <= 2 * maxHeaderBytes
     }
 
     private func header(
@@ -324,35 +312,28 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        withStream(streamID) { stream in
-            guard stream.rejection == nil else { return }
-            if stream.body.count + bytes.count > maxBodyBytes {
-                stream.rejection = 413
-                stream.body = []
-                // Answer now rather than reading a body we will not use.
-                dispatch(stream)
-                return
-            }
-            // A body usually comes in one DATA frame: copied into an array of its size at once,
-            // which costs less than appending to the empty one.
-            if stream.body.isEmpty {
-                stream.body = Array(bytes)
-            } else {
-                stream.body += bytes
-            }
+        guard let stream = stream(streamID), stream.rejection == nil else { return }
+        if stream.body.count + bytes.count > maxBodyBytes {
+            stream.rejection = 413
+            stream.body = []
+            // Answer now rather than reading a body we will not use.
+            dispatch(stream)
+            return
+        }
+        // A body usually comes in one DATA frame: copied into an array of its size at once,
+        // which costs less than appending to the empty one.
+        if stream.body.isEmpty {
+            stream.body = Array(bytes)
+        } else {
+            stream.body += bytes
         }
     }
 
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let type = frame.pointee.hd.type
-        if type == UInt8(NGHTTP2_HEADERS.rawValue), let block = headerBlock.unretained {
-            // Not retained: the block holds the stream until the `begin` that ends it here.
-            let ended = block._withUnsafeGuaranteedRef { stream in
-                guard stream.id == frame.pointee.hd.stream_id else { return false }
-                if !stream.dispatched && stream.rejection == nil { headerBlock.finish(into: &stream.headers) }
-                return true
-            }
-            if ended { headerBlock.begin(nil) }
+        if type == UInt8(NGHTTP2_HEADERS.rawValue), let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id {
+            if !stream.dispatched && stream.rejection == nil { headerBlock.finish(into: &stream.headers) }
+            headerBlock.begin(nil)
         }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
               frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return }
@@ -485,10 +466,8 @@ final class HTTP2Handler: ConnectionProtocol {
             source: nghttp2_data_source(ptr: Unmanaged.passUnretained(stream).toOpaque()),
             read_callback: { _, _, buffer, length, flags, source, _ in
                 guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-                // Not retained: copying bytes out runs nothing that could close the stream.
-                return Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stream in
-                    HTTP2Handler.readBody(stream, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
-                }
+                let stream = Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
+                return HTTP2Handler.readBody(stream, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
             }
         )
         // Plain values for the closure, not `self` and the stream: capturing objects retained and
