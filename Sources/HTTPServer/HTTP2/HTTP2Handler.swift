@@ -15,8 +15,6 @@ final class HTTP2Handler: ConnectionProtocol {
     /// costs no hashing (nghttp2's stream user data finds a stream by id).
     private var streams: [HTTP2Stream] = []
     private var headerBlock = HTTP2HeaderBlock()
-    private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
-    private var recentAuthority = RecentHeaderValue<String>()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.
@@ -301,8 +299,8 @@ final class HTTP2Handler: ConnectionProtocol {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
             case (7, UInt8(ascii: "m")): stream.method = String(decoding: value, as: UTF8.self)
-            case (5, UInt8(ascii: "p")): (stream.path, stream.query) = recentTarget.value(for: value, HTTPRequest.split(target:))
-            case (10, UInt8(ascii: "a")): stream.authority = recentAuthority.value(for: value) { String(decoding: $0, as: UTF8.self) }
+            case (5, UInt8(ascii: "p")): (stream.path, stream.query) = HTTPRequest.split(target: value)
+            case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
             default: break
             }
         } else {
