@@ -120,10 +120,10 @@ final class HTTP2Handler: ConnectionProtocol {
         return session!
     }
 
-    /// Runs `body` on the handler behind nghttp2's `user_data` without retaining it: the session,
-    /// whose callbacks call this, never outlives the handler.
+    /// Runs `body` on the handler behind nghttp2's `user_data`: the session, whose callbacks call
+    /// this, never outlives the handler.
     private static func with(_ userData: UnsafeMutableRawPointer, _ body: (HTTP2Handler) -> Void) {
-        Unmanaged<HTTP2Handler>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
+        body(Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue())
     }
 
     /// No SETTINGS_MAX_HEADER_LIST_SIZE is advertised: nghttp2 would refuse an oversized stream
