@@ -14,16 +14,8 @@ final class HTTP2Handler: ConnectionProtocol {
     /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
     /// costs no hashing (nghttp2's stream user data finds a stream by id).
     private var streams: [HTTP2Stream] = []
-    /// Closed streams nothing else references, kept for new ones: allocating and freeing a stream
-    /// for each request cost more than resetting one.
-    private var spareStreams: [HTTP2Stream] = []
-    /// Enough for a client that keeps this many requests in flight.
-    private static let maxSpareStreams = 32
     private var headerBlock = HTTP2HeaderBlock()
-    private var recentTarget = RecentHeaderValue<(path: String, query: String)>()
-    private var recentAuthority = RecentHeaderValue<String>()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
-    private var longValueNames = HPACKLongValueNames()
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.
     private var framedCallbacks: [SentCallback] = []
@@ -60,7 +52,7 @@ final class HTTP2Handler: ConnectionProtocol {
             return
         }
         _ = skippedStreamIDs.use(1)
-        let stream = makeStream(id: 1)
+        let stream = HTTP2Stream(id: 1, handler: self)
         stream.method = request.method
         stream.path = request.path
         stream.query = request.query
@@ -128,10 +120,10 @@ final class HTTP2Handler: ConnectionProtocol {
         return session!
     }
 
-    /// Runs `body` on the handler behind nghttp2's `user_data` without retaining it: the session,
-    /// whose callbacks call this, never outlives the handler.
+    /// Runs `body` on the handler behind nghttp2's `user_data`: the session, whose callbacks call
+    /// this, never outlives the handler.
     private static func with(_ userData: UnsafeMutableRawPointer, _ body: (HTTP2Handler) -> Void) {
-        Unmanaged<HTTP2Handler>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
+        body(Unmanaged<HTTP2Handler>.fromOpaque(userData).takeUnretainedValue())
     }
 
     /// No SETTINGS_MAX_HEADER_LIST_SIZE is advertised: nghttp2 would refuse an oversized stream
@@ -191,7 +183,7 @@ final class HTTP2Handler: ConnectionProtocol {
         guard !failed, !streams.isEmpty else { return false }
         // A header block blocks the whole connection until it ends (CONTINUATION frames may not
         // interleave), so an unfinished one ends the connection.
-        if let block = headerBlock.unretained, block._withUnsafeGuaranteedRef({ now &- $0.startedAt > headerLimit }) {
+        if let stream = headerBlock.stream, now &- stream.startedAt > headerLimit {
             failed = true
             nghttp2_session_terminate_session(session, UInt32(NGHTTP2_NO_ERROR.rawValue))
             connection.closeAfterFlush()
@@ -235,7 +227,6 @@ final class HTTP2Handler: ConnectionProtocol {
             stream.slot = nil
         }
         streams = []
-        spareStreams = []
     }
 
     func timedOut() {
@@ -262,20 +253,13 @@ final class HTTP2Handler: ConnectionProtocol {
             return
         }
         if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-            let stream = makeStream(id: frame.pointee.hd.stream_id)
+            let stream = HTTP2Stream(id: frame.pointee.hd.stream_id, handler: self)
             add(stream)
             headerBlock.begin(stream)
         } else {
             // Trailers join the stream's headers.
             headerBlock.begin(stream(frame.pointee.hd.stream_id))
         }
-    }
-
-    /// A stream for a new exchange, a spare one when there is one.
-    private func makeStream(id: Int32) -> HTTP2Stream {
-        guard let stream = spareStreams.popLast() else { return HTTP2Stream(id: id, handler: self) }
-        stream.reuse(id: id, handler: self)
-        return stream
     }
 
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
@@ -292,25 +276,13 @@ final class HTTP2Handler: ConnectionProtocol {
         return Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Runs `body` on the open stream with this id, if there is one, without retaining it
-    /// (`streams` holds it until nghttp2 reports it closed); for callbacks that only record what
-    /// arrived and run no code that could close it.
-    private func withStream(_ id: Int32, _ body: (HTTP2Stream) -> Void) {
-        guard let pointer = nghttp2_session_get_stream_user_data(session, id) else { return }
-        Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
-    }
-
     /// Records one header field; false when the block has decoded to more than twice the
     /// header limit (an HPACK bomb: one table entry referenced thousands of times), so that
     /// nghttp2 stops checking and handing over the rest of it.
     private func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Not retained: the block holds the stream until its next `begin`, and nothing here
-        // begins one.
-        guard let block = headerBlock.unretained else { return true }
-        return block._withUnsafeGuaranteedRef { stream in
-            header(frame, stream, name, value)
-            return stream.headerBytes <= 2 * maxHeaderBytes
-        }
+        guard let stream = headerBlock.stream else { return true }
+        header(frame, stream, name, value)
+        return stream.headerBytes <= 2 * maxHeaderBytes
     }
 
     private func header(
@@ -326,9 +298,9 @@ final class HTTP2Handler: ConnectionProtocol {
         if name.first == UInt8(ascii: ":") {
             // nghttp2 has validated the pseudo-headers; only these three are kept.
             switch (name.count, name.count > 1 ? name[1] : 0) {
-            case (7, UInt8(ascii: "m")): stream.method = CommonMethodText.method(value)
-            case (5, UInt8(ascii: "p")): (stream.path, stream.query) = recentTarget.value(for: value, HTTPRequest.split(target:))
-            case (10, UInt8(ascii: "a")): stream.authority = recentAuthority.value(for: value) { String(decoding: $0, as: UTF8.self) }
+            case (7, UInt8(ascii: "m")): stream.method = String(decoding: value, as: UTF8.self)
+            case (5, UInt8(ascii: "p")): (stream.path, stream.query) = HTTPRequest.split(target: value)
+            case (10, UInt8(ascii: "a")): stream.authority = String(decoding: value, as: UTF8.self)
             default: break
             }
         } else {
@@ -338,35 +310,28 @@ final class HTTP2Handler: ConnectionProtocol {
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        withStream(streamID) { stream in
-            guard stream.rejection == nil else { return }
-            if stream.body.count + bytes.count > maxBodyBytes {
-                stream.rejection = 413
-                stream.body = []
-                // Answer now rather than reading a body we will not use.
-                dispatch(stream)
-                return
-            }
-            // A body usually comes in one DATA frame: copied into an array of its size at once,
-            // which costs less than appending to the empty one.
-            if stream.body.isEmpty {
-                stream.body = Array(bytes)
-            } else {
-                stream.body += bytes
-            }
+        guard let stream = stream(streamID), stream.rejection == nil else { return }
+        if stream.body.count + bytes.count > maxBodyBytes {
+            stream.rejection = 413
+            stream.body = []
+            // Answer now rather than reading a body we will not use.
+            dispatch(stream)
+            return
+        }
+        // A body usually comes in one DATA frame: copied into an array of its size at once,
+        // which costs less than appending to the empty one.
+        if stream.body.isEmpty {
+            stream.body = Array(bytes)
+        } else {
+            stream.body += bytes
         }
     }
 
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let type = frame.pointee.hd.type
-        if type == UInt8(NGHTTP2_HEADERS.rawValue), let block = headerBlock.unretained {
-            // Not retained: the block holds the stream until the `begin` that ends it here.
-            let ended = block._withUnsafeGuaranteedRef { stream in
-                guard stream.id == frame.pointee.hd.stream_id else { return false }
-                if !stream.dispatched && stream.rejection == nil { headerBlock.finish(into: &stream.headers) }
-                return true
-            }
-            if ended { headerBlock.begin(nil) }
+        if type == UInt8(NGHTTP2_HEADERS.rawValue), let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id {
+            if !stream.dispatched && stream.rejection == nil { headerBlock.finish(into: &stream.headers) }
+            headerBlock.begin(nil)
         }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
               frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 else { return }
@@ -377,7 +342,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     private func streamClosed(_ streamID: Int32) {
         // A strong reference: removing the stream from `streams` may release the last other one.
-        guard var stream = stream(streamID), let slot = stream.slot else { return }
+        guard let stream = stream(streamID), let slot = stream.slot else { return }
         // The last stream moves into the closed one's slot (moved out, not swapped: a swap
         // checked uniqueness and retained).
         if slot == streams.count - 1 {
@@ -404,11 +369,6 @@ final class HTTP2Handler: ConnectionProtocol {
             submitGoAway(lastStreamID: max(streamID, lastAnswering() ?? 0), debugData: goAway.debugData)
         }
         stream.handler = nil
-        // Only a stream no one else holds (a `ResponseStream` or the header block may) is reused.
-        if spareStreams.count < Self.maxSpareStreams && isKnownUniquelyReferenced(&stream) {
-            stream.headBytes.releaseIfLarge()
-            spareStreams.append(consume stream)
-        }
     }
 
     // MARK: responses
@@ -504,10 +464,8 @@ final class HTTP2Handler: ConnectionProtocol {
             source: nghttp2_data_source(ptr: Unmanaged.passUnretained(stream).toOpaque()),
             read_callback: { _, _, buffer, length, flags, source, _ in
                 guard let buffer, let flags, let pointer = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-                // Not retained: copying bytes out runs nothing that could close the stream.
-                return Unmanaged<HTTP2Stream>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stream in
-                    HTTP2Handler.readBody(stream, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
-                }
+                let stream = Unmanaged<HTTP2Stream>.fromOpaque(pointer).takeUnretainedValue()
+                return HTTP2Handler.readBody(stream, UnsafeMutableRawBufferPointer(start: buffer, count: length), flags)
             }
         )
         // Plain values for the closure, not `self` and the stream: capturing objects retained and
@@ -515,7 +473,7 @@ final class HTTP2Handler: ConnectionProtocol {
         let session = session
         let streamID = stream.id
         HTTP2ResponseHead.withNameValuePairs(
-            status: response.status, headers: response.headers, contentLength: contentLength, longValueNames: &longValueNames,
+            status: response.status, headers: response.headers, contentLength: contentLength,
             headBytes: &stream.headBytes
         ) { pairs in
             if hasBody {

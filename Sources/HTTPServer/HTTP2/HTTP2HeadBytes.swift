@@ -5,19 +5,13 @@
 ///
 /// nghttp2 reads these bytes in one place only: when it takes the HEADERS off its queue to send
 /// it, after checking that the stream is still open. A stream reset or ended by GOAWAY is
-/// reported closed first (and may be reused or freed then), but its queued HEADERS is then dropped
+/// reported closed first (and may be freed then), but its queued HEADERS is then dropped
 /// unread. nghttp2 documents the bytes as needed until `on_frame_send_callback` or
 /// `on_frame_not_send_callback`; the second would hand over a dropped frame's pointers into
 /// memory that may be gone, so this server must not register it without keeping these bytes
 /// alive that long.
-///
-/// A closed stream kept for reuse keeps its memory only up to `keptByteCount` (most answers need
-/// the first 256 bytes): an answer may echo a request header of up to the header limit, and a
-/// connection's 32 spare streams must not each hold one.
 struct HTTP2HeadBytes: ~Copyable {
     private var bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    /// The most a closed stream kept for reuse holds on to.
-    static let keptByteCount = 1024
 
     init() {}
 
@@ -33,14 +27,6 @@ struct HTTP2HeadBytes: ~Copyable {
             bytes = .allocate(byteCount: Swift.max(256, count), alignment: 1)
         }
         return UnsafeMutableRawBufferPointer(rebasing: bytes[..<count])
-    }
-
-    /// Gives the memory back when it is more than `keptByteCount`. For a stream nghttp2 has
-    /// reported closed: it reads the bytes no more (see above).
-    mutating func releaseIfLarge() {
-        guard bytes.count > Self.keptByteCount else { return }
-        bytes.deallocate()
-        bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     }
 
     deinit {

@@ -4,20 +4,15 @@
 /// ends: growing each stream's own header list field by field cost more than twice as much.
 struct HTTP2HeaderBlock {
     /// The stream whose block this is; nil when no stream takes it (nothing is gathered then).
-    /// Held strongly so that a stream closed mid-block is not reused from the spare list.
+    /// Held strongly, so that a stream closed mid-block stays alive until the next `begin`.
     private(set) var stream: HTTP2Stream?
-    /// `stream` again, for reading it on every field without a retain: `stream` keeps it alive
-    /// until the next `begin`.
-    private(set) var unretained: Unmanaged<HTTP2Stream>?
     /// Reused from block to block for the connection's lifetime.
     private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var used = 0
     private var count = 0
 
-    /// Starts a block for `stream`, dropping whatever an unfinished block had gathered. Takes the
-    /// stream over: a new stream moves in without a retain and a release.
-    mutating func begin(_ stream: consuming HTTP2Stream?) {
-        unretained = stream.map { Unmanaged.passUnretained($0) }
+    /// Starts a block for `stream`, dropping whatever an unfinished block had gathered.
+    mutating func begin(_ stream: HTTP2Stream?) {
         self.stream = stream
         used = 0
         count = 0

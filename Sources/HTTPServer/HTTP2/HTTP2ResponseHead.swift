@@ -10,8 +10,7 @@ enum HTTP2ResponseHead {
     /// captures are not retained for each nested closure (a counted retain and release per request).
     @inline(__always)
     static func withNameValuePairs(
-        status: Int, headers: HTTPHeaders, contentLength: Int?, longValueNames: inout HPACKLongValueNames,
-        headBytes: inout HTTP2HeadBytes, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
+        status: Int, headers: HTTPHeaders, contentLength: Int?, headBytes: inout HTTP2HeadBytes, _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
     ) {
         let statusText = status >= 100 && status <= 999 ? nil : String(status)
         let valueByteCount = (statusText?.utf8.count ?? 3) + (contentLength == nil ? 0 : 20)
@@ -33,7 +32,7 @@ enum HTTP2ResponseHead {
                     return 3
                 }
                 for (name, value) in HTTPHeaderFieldBytes(storage: UnsafeRawBufferPointer(copiedFields)) where !isConnectionSpecific(name) {
-                    writer.appendInPlace(name: name, value: value, longValueNames: &longValueNames)
+                    writer.appendInPlace(name: name, value: value)
                 }
                 if let contentLength {
                     writer.append(name: "content-length") { $0.writeDecimal(contentLength) }
@@ -80,12 +79,9 @@ enum HTTP2ResponseHead {
         /// Appends a pair pointing at bytes in the stream's `HTTP2HeadBytes`. A value of
         /// 32 bytes or more (an id, a date: new in each response) is sent without indexing: a
         /// table entry would never be used again, would push out the ones that are (the content
-        /// type), and cost the encoder an insertion and evictions on every response. The first
-        /// of each such name on the connection is indexed all the same (`HPACKLongValueNames`).
-        mutating func appendInPlace(
-            name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, longValueNames: inout HPACKLongValueNames
-        ) {
-            let indexed = value.count < 32 || longValueNames.isNew(name)
+        /// type), and cost the encoder an insertion and evictions on every response.
+        mutating func appendInPlace(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+            let indexed = value.count < 32
             pairs[pairCount] = nghttp2_nv(
                 name: UnsafeMutablePointer(mutating: name.baseAddress), value: UnsafeMutablePointer(mutating: value.baseAddress),
                 namelen: name.count, valuelen: value.count,

@@ -1,12 +1,12 @@
 /// One HTTP/2 request/response exchange on an `HTTP2Handler`.
 final class HTTP2Stream: ResponseStreamSink {
-    private(set) var id: Int32
+    let id: Int32
     /// Strong on purpose (a weak reference would move the handler's reference counts to a slow
     /// side table); cleared when the stream or the connection closes, which breaks the cycle.
     var handler: HTTP2Handler?
     /// Where the handler's list of open streams holds this one; nil once closed.
     var slot: Int?
-    private(set) var startedAt = MonotonicClock.now()
+    let startedAt = MonotonicClock.now()
 
     var method = ""
     var path = ""
@@ -43,33 +43,8 @@ final class HTTP2Stream: ResponseStreamSink {
         self.handler = handler
     }
 
-    /// Readies a closed stream that nothing else references for another exchange, as if new.
-    func reuse(id: Int32, handler: HTTP2Handler) {
-        self.id = id
-        self.handler = handler
-        startedAt = MonotonicClock.now()
-        // The exchange that ended has usually emptied these already (`takeRequest`): an empty
-        // value written over an empty one still calls into the runtime to release it.
-        if !method.isEmpty { method = "" }
-        if !path.isEmpty { path = "" }
-        if !query.isEmpty { query = "" }
-        if authority != nil { authority = nil }
-        if headers.count > 0 { headers = HTTPHeaders() }
-        headerBytes = 0
-        if !body.isEmpty { body = [] }
-        rejection = nil
-        dispatched = false
-        if !pending.isEmpty { pending.removeAll() }
-        bodyComplete = true
-        if responseStream != nil { responseStream = nil }
-        if deferred != nil { deferred = nil }
-        queuedTotal = 0
-        framedTotal = 0
-        isStreamed = false
-    }
-
     /// Moves the request's fields out for dispatch, leaving them empty: nothing reads them on the
-    /// stream again, and moving them spares a retain here and a release in `reuse`.
+    /// stream again, and moving them spares a retain here and a release when the stream goes.
     func takeRequest() -> (method: String, path: String, query: String, authority: String?, headers: HTTPHeaders, body: [UInt8]) {
         var taken = (method: "", path: "", query: "", authority: String?.none, headers: HTTPHeaders(), body: [UInt8]())
         swap(&taken.method, &method)

@@ -1,6 +1,6 @@
 /// What a header value was made into the last time, kept for the next request on the same
-/// connection: HTTP/2 clients send the same `:authority` and `:path` request after request
-/// (HPACK indexes them for that reason), and comparing the bytes costs less than making the
+/// connection: HTTP/2 clients send some values request after request (HPACK indexes them for
+/// that reason; an APNs provider token), and comparing the bytes costs less than making the
 /// strings again (UTF-8 validation, and an allocation past 15 bytes).
 public struct RecentHeaderValue<Value> {
     @usableFromInline var bytes: [UInt8] = []

@@ -93,20 +93,6 @@ enum PercentDecoding {
         decode(text.utf8, plusAsSpace: plusAsSpace)
     }
 
-    /// Decodes the `%XX` escapes of a path parameter's bytes; nil when an escape is malformed.
-    /// A parameter without `%` (a device token on every APNs push) is found with `memchr` and
-    /// copied whole: the generic walk below cost about 15 instructions a byte.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "%")), bytes.count) != nil else {
-            return String(unsafeUninitializedCapacity: bytes.count) { room in
-                guard let start = room.baseAddress, let base = bytes.baseAddress else { return 0 }
-                start.initialize(from: base, count: bytes.count)
-                return bytes.count
-            }
-        }
-        return decode(bytes, plusAsSpace: false)
-    }
-
     /// Decodes `%XX` escapes (and `+` when asked) in UTF-8 bytes; nil when an escape is malformed.
     static func decode<Bytes: Collection<UInt8>>(_ utf8: Bytes, plusAsSpace: Bool = false) -> String? {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
