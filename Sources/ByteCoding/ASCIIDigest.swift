@@ -8,6 +8,13 @@ public enum ASCIIDigest {
     @inlinable
     public static var nonASCII: UInt64 { 0 }
 
+    /// The digest of `text`'s UTF-8 bytes, read in place (a copy only for a string without
+    /// contiguous storage): equal ASCII strings give equal digests, a non-ASCII one `nonASCII`.
+    public static func digest(of text: String) -> UInt64 {
+        text.utf8.withContiguousStorageIfAvailable { digest(of: UnsafeRawBufferPointer($0)) }
+            ?? Array(text.utf8).withUnsafeBytes { digest(of: $0) }
+    }
+
     /// Each word xor'ed in, multiplied and rotated, then the whole mixed once (the finalizer of
     /// SplitMix64): a few instructions a word, and every byte changes every bit of the result.
     public static func digest(of bytes: UnsafeRawBufferPointer) -> UInt64 {

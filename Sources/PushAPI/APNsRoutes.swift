@@ -1,4 +1,3 @@
-import ByteCoding
 import HTTPServer
 import Locking
 import PushCore
@@ -46,14 +45,7 @@ struct APNsRoutes {
         if request.version != .http2 { return APNsErrorResponse.serverError(505) }
         let state = request.connection?.attachment(APNsConnectionState.self) { APNsConnectionState() }
         var given = APNsRequestHeaders(expectedCount: request.headers.count)
-        var authorization: String?
-        if let state {
-            // Under the connection's lock for the whole pass, not taken for each header.
-            authorization = state.recentValues.withLock { Self.read(request.headers, recent: &$0, into: &given) }
-        } else {
-            var fresh = APNsRecentValues()
-            authorization = Self.read(request.headers, recent: &fresh, into: &given)
-        }
+        let authorization = Self.read(request.headers, into: &given)
         // Echoed on every answer, errors too: the first `apns-id` as sent, when it is a valid one.
         let givenID = APNsErrorResponse.echoable(given.id)
         var apnsRequest: APNsRequest
@@ -107,17 +99,16 @@ struct APNsRoutes {
         }
     }
 
-    /// Reads the request's `apns-*` and `authorization` headers into `given`, their values made
-    /// by `recent`, and returns the first `authorization`.
-    private static func read(
-        _ headers: HTTPHeaders, recent: inout APNsRecentValues, into given: inout APNsRequestHeaders
-    ) -> String? {
+    /// Reads the request's `apns-*` and `authorization` headers into `given`, and returns the
+    /// first `authorization`.
+    private static func read(_ headers: HTTPHeaders, into given: inout APNsRequestHeaders) -> String? {
         var authorization: String?
-        headers.forEachField(where: mayBeAPNsHeaderName) { name, value in
-            let known = APNsHeaderName(lowercaseName: UnsafeRawBufferPointer(name))
+        headers.forEachField(where: { mayBeAPNsHeaderName($0.span) }) { name, value in
+            let known = APNsHeaderName(lowercaseName: name.span)
             guard known != nil || name.startsLonger(than: "apns-") else { return }
             let field = HeaderField(
-                lowercaseName: known?.rawValue ?? String(decoding: name, as: UTF8.self), recent.value(of: known, value))
+                lowercaseName: known?.rawValue ?? String(decoding: name, as: UTF8.self),
+                String(decoding: value, as: UTF8.self))
             if known == .authorization, authorization == nil { authorization = field.value }
             given.add(known, field)
         }
@@ -163,15 +154,23 @@ struct APNsRoutes {
         var headers = HTTPHeaders()
         if let givenID {
             headers.add(lowercaseName: "apns-id", valueByteCount: givenID.utf8.count) { room in
-                givenID.withUTF8Bytes { UnsafeMutableRawBufferPointer(room).copyMemory(from: $0) }
+                var room = room.mutableSpan
+                let given = givenID.utf8.span
+                for index in given.indices { room[index] = given[index] }
             }
         } else {
             let id = generatedID ?? uniqueIDs.next()
-            headers.add(lowercaseName: "apns-id", valueByteCount: RandomUUID.textByteCount) { id.writeText(into: $0) }
+            headers.add(lowercaseName: "apns-id", valueByteCount: RandomUUID.textByteCount) { room in
+                var room = room.mutableSpan
+                id.writeText(into: &room)
+            }
         }
         if !isProduction {
             let uniqueID = uniqueIDs.next()
-            headers.add(lowercaseName: "apns-unique-id", valueByteCount: RandomUUID.textByteCount) { uniqueID.writeText(into: $0) }
+            headers.add(lowercaseName: "apns-unique-id", valueByteCount: RandomUUID.textByteCount) { room in
+                var room = room.mutableSpan
+                uniqueID.writeText(into: &room)
+            }
         }
         return HTTPResponse(status: 200, headers: headers)
     }
@@ -198,7 +197,7 @@ struct APNsRoutes {
     /// Whether a (lower-case) name may be `apns-*` or `authorization`, the headers the provider
     /// API reads: two bytes rule out nearly every other header without comparing text (every
     /// header of every push passes here); `read` tells the rest apart.
-    private static func mayBeAPNsHeaderName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func mayBeAPNsHeaderName(_ name: Span<UInt8>) -> Bool {
         name.count > 5 && name[0] == UInt8(ascii: "a") && (name[1] == UInt8(ascii: "p") || name[1] == UInt8(ascii: "u"))
     }
 }

@@ -1,5 +1,3 @@
-import ByteCoding
-
 /// The request headers the provider API reads (docs/apns.md, "What is checked"), by their
 /// lower-case names.
 public enum APNsHeaderName: String, Sendable {
@@ -13,21 +11,21 @@ public enum APNsHeaderName: String, Sendable {
 
     /// The header a lower-case name's bytes name, or nil. The length is looked at first, so that a
     /// name is compared with one of the names at most: every header of every push passes here.
-    public init?(lowercaseName name: UnsafeRawBufferPointer) {
-        // The names again as static text, next to their cases (the tests check each against its
-        // case): a `String` raw value's bytes are reached through more steps.
-        let (header, text): (APNsHeaderName, StaticString)
+    public init?(lowercaseName name: Span<UInt8>) {
+        let header: APNsHeaderName
         switch name.count {
-        case 7: (header, text) = (.id, "apns-id")
-        case 10: (header, text) = (.topic, "apns-topic")
+        case 7: header = .id
+        case 10: header = .topic
         // The two names of 13 bytes differ in their second.
-        case 13: (header, text) = name[1] == UInt8(ascii: "u") ? (.authorization, "authorization") : (.priority, "apns-priority")
-        case 14: (header, text) = (.pushType, "apns-push-type")
-        case 15: (header, text) = (.expiration, "apns-expiration")
-        case 16: (header, text) = (.collapseID, "apns-collapse-id")
+        case 13: header = name[1] == UInt8(ascii: "u") ? .authorization : .priority
+        case 14: header = .pushType
+        case 15: header = .expiration
+        case 16: header = .collapseID
         default: return nil
         }
-        guard text.withUTF8Bytes({ WordBytes.equal($0, name) }) else { return nil }
+        let text = header.rawValue
+        let expected = text.utf8.span
+        for index in name.indices where name[index] != expected[index] { return nil }
         self = header
     }
 

@@ -98,28 +98,22 @@ public struct APNsRequest: Sendable {
 
     /// `8-4-4-4-12` hex digits, any case: an `apns-id` Apple takes (and echoes).
     public static func isCanonicalUUID(_ text: String) -> Bool {
-        // Read in place: most clients send an `apns-id` with every push, and a copy of its bytes
-        // into an array cost more than the rest of the check.
-        text.withUTF8Bytes { bytes in
-            guard bytes.count == 36 else { return false }
-            var groupStart = 0
-            for groupEnd in [8, 13, 18, 23, 36] {
-                guard groupEnd == bytes.count || bytes[groupEnd] == UInt8(ascii: "-"),
-                    ASCIIScan.isHex(UnsafeRawBufferPointer(rebasing: bytes[groupStart..<groupEnd]))
-                else { return false }
-                groupStart = groupEnd + 1
-            }
-            return true
+        let bytes = text.utf8.span
+        guard bytes.count == 36 else { return false }
+        for index in bytes.indices {
+            let isDash = index == 8 || index == 13 || index == 18 || index == 23
+            guard isDash ? bytes[index] == UInt8(ascii: "-") : bytes[index].isHexDigit else { return false }
         }
+        return true
     }
 
     /// A bundle id (and suffix): letters, digits, `.`, `-` and `_`, no leading or trailing dot.
     static func isTopic(_ topic: String) -> Bool {
-        var topic = topic
-        return topic.withUTF8 { bytes in
-            guard bytes.count <= 255, bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: ".") else { return false }
-            return bytes.allSatisfy(isTopicByte)
-        }
+        let bytes = topic.utf8.span
+        guard bytes.count <= 255 else { return false }
+        if !bytes.isEmpty, bytes[0] == UInt8(ascii: ".") || bytes[bytes.count - 1] == UInt8(ascii: ".") { return false }
+        for index in bytes.indices where !isTopicByte(bytes[index]) { return false }
+        return true
     }
 
     private static func isTopicByte(_ byte: UInt8) -> Bool {

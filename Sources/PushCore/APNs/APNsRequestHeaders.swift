@@ -28,14 +28,14 @@ public struct APNsRequestHeaders: Sendable {
     /// repeats of these count).
     public init(_ fields: [HeaderField]) {
         self.init(expectedCount: fields.count)
-        for field in fields { add(field.name.withUTF8Bytes { APNsHeaderName(lowercaseName: $0) }, field) }
+        for field in fields { add(APNsHeaderName(lowercaseName: field.name.utf8.span), field) }
     }
 
     /// Adds the next field; `header` is the documented header its name names, or nil for any other
     /// (only `apns-*` ones are kept).
     public mutating func add(_ header: APNsHeaderName?, _ field: HeaderField) {
         guard let header else {
-            guard field.name.withUTF8Bytes({ $0.starts(with: Self.apnsPrefix) }) else { return }
+            guard field.name.utf8.starts(with: Self.apnsPrefix) else { return }
             if !otherNames.insert(field.name).inserted { hasDuplicate = true }
             fields.append(field)
             return

@@ -12,10 +12,9 @@ struct ApplePayload {
     private(set) var bytes: [UInt8] = []
     /// Whether `aps` asks the system to show or sound something.
     private(set) var isUserVisible = false
-    /// The size of the scratch buffer a payload is first written into: the most
-    /// `withUnsafeTemporaryAllocation` puts on the stack without asking the runtime. Most payloads
-    /// fit; a longer one is written again at the size the first pass counted, which costs less
-    /// than working out every payload's size in advance.
+    /// The size of the scratch space a payload is first written into (`JSONBufferWriter.bytes`):
+    /// the most that goes on the stack without asking the runtime. Most payloads fit; a longer one
+    /// is written again at the size the first pass counted.
     static let firstScratchByteCount = 1024
     /// Up to this many custom keys and data entries together, a data entry's key is checked
     /// against the others by a scan, which costs less than a set for the maps clients send.
@@ -40,24 +39,14 @@ struct ApplePayload {
             aps = object
         }
         let alert = AlertFill(aps: aps, title: title, body: body)
-        // Written through a pointer into scratch space, then copied once into a buffer of the
-        // payload's size: what `JSONBufferWriter.bytes(capacity:_:)` does, spelled out here
-        // because through it the closure, which changes this payload as it writes, cost a send
-        // about 1,350 instructions more (docs/performance.md).
-        var capacity = Self.firstScratchByteCount
-        while true {
-            let needed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
-                var output = JSONBufferWriter(scratch)
-                write(input, aps: aps, alert: alert, custom: custom, replaced: replaced, to: &output)
-                if !output.overflowed { bytes = Array(output.written) }
-                return output.count
-            }
-            if needed <= capacity { break }
-            capacity = needed
+        // Whether it shows or sounds something, from `aps` as written: a new alert, or a key that does.
+        isUserVisible = alert.isNew || aps.members.contains { APNsNotification.isUserVisibleKey($0.key) }
+        bytes = JSONBufferWriter.bytes(capacity: Self.firstScratchByteCount) { output in
+            write(input, aps: aps, alert: alert, custom: custom, replaced: replaced, to: &output)
         }
     }
 
-    private mutating func write(
+    private func write(
         _ input: borrowing AppleConversionInput, aps: JSONObject, alert: AlertFill, custom: [JSONObject.Member],
         replaced: ReplacedKeys, to output: inout JSONBufferWriter
     ) {
@@ -98,14 +87,13 @@ struct ApplePayload {
         output.appendByte(0x7D)
     }
 
-    private mutating func writeAPS(_ aps: JSONObject, alert: AlertFill, to output: inout JSONBufferWriter) {
+    private func writeAPS(_ aps: JSONObject, alert: AlertFill, to output: inout JSONBufferWriter) {
         output.appendByte(0x7B)
         if alert.isNew {
             // A new alert goes first, where Apple's and Google's examples put it.
             JSONSerializer.append("\"alert\":{", to: &output)
             writeAlertFields(alert, afterOthers: false, to: &output)
             output.appendByte(0x7D)
-            isUserVisible = true
         }
         for (position, member) in aps.members.enumerated() {
             if position > 0 || alert.isNew { output.appendByte(0x2C) }
@@ -118,7 +106,6 @@ struct ApplePayload {
                 writeAlertFields(alert, afterOthers: !alert.givenIsEmpty, to: &output)
                 output.appendByte(0x7D)
             }
-            if !isUserVisible && APNsNotification.isUserVisibleKey(member.key) { isUserVisible = true }
         }
         output.appendByte(0x7D)
     }

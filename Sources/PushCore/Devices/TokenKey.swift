@@ -48,7 +48,6 @@ struct TokenKey: Hashable, Sendable {
     /// A digest of the UTF-8 bytes of `token`: equal ASCII strings give equal digests;
     /// `unhashed` for a non-ASCII one.
     static func digest(of token: String) -> UInt64 {
-        token.utf8.withContiguousStorageIfAvailable { ASCIIDigest.digest(of: UnsafeRawBufferPointer($0)) }
-            ?? Array(token.utf8).withUnsafeBytes { ASCIIDigest.digest(of: $0) }
+        ASCIIDigest.digest(of: token)
     }
 }

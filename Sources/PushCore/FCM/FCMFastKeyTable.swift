@@ -30,10 +30,10 @@ struct FCMFastKeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendabl
         self.keys = keys
     }
 
-    /// The position in `keys` of the field `bytes` names, or nil for a key the table does not hold;
-    /// `prefix` is `ShortKeyTable.prefix(of: bytes)`, which the caller may have read faster.
+    /// Reads a plain key with `reader` and gives the position in `keys` of the field it names, or
+    /// nil for a key that is not plain or that the table does not hold.
     @inline(__always)
-    func position(of bytes: UnsafeRawBufferPointer, prefix: UInt64) -> Int? {
-        table.position(of: bytes, prefix: prefix)
+    func position(readingKeyWith reader: inout JSONReader) -> Int? {
+        reader.readPlainKey(in: table)
     }
 }

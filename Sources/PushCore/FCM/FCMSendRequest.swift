@@ -60,7 +60,7 @@ public struct FCMSendRequest: Sendable, Equatable {
     /// must decide.
     @usableFromInline
     static func decodeWellFormed(_ body: borrowing [UInt8], into request: inout FCMSendRequest) -> Bool {
-        body.withUnsafeBytes { FCMSendRequestFastDecoder.decode($0, into: &request) }
+        FCMSendRequestFastDecoder.decode(body, into: &request)
     }
 
     /// Validates an already parsed body, throwing the error Google would answer.

@@ -21,14 +21,15 @@ struct FCMSendRequestFastDecoder {
 
     /// Decodes the request `body` holds into `request`, a request with nothing set but its
     /// placeholder target; false, with `request` in any state, when the general path must decide.
-    static func decode(_ body: UnsafeRawBufferPointer, into request: inout FCMSendRequest) -> Bool {
-        var decoder = FCMSendRequestFastDecoder(
-            reader: JSONReader(buffer: body, maxDepth: JSONParser.defaultMaxDepth))
-        do throws(Unsure) {
-            try decoder.request(into: &request)
-            return true
-        } catch {
-            return false
+    static func decode(_ body: borrowing [UInt8], into request: inout FCMSendRequest) -> Bool {
+        JSONReader.reading(body, maxDepth: JSONParser.defaultMaxDepth) { reader in
+            var decoder = FCMSendRequestFastDecoder(reader: reader)
+            do throws(Unsure) {
+                try decoder.request(into: &request)
+                return true
+            } catch {
+                return false
+            }
         }
     }
 
@@ -259,16 +260,14 @@ struct FCMSendRequestFastDecoder {
 
     /// Reads a key: plain ASCII without escapes, one of `keys`.
     private mutating func knownKey<Key>(_ keys: FCMFastKeyTable<Key>) throws(Unsure) -> Int {
-        guard let (key, prefix) = reader.readPlainKey(), let position = keys.position(of: key, prefix: prefix) else {
-            throw Unsure()
-        }
+        guard let position = keys.position(readingKeyWith: &reader) else { throw Unsure() }
         return position
     }
 
     /// A string; escapes and UTF-8 are the reader's, as for the general path.
     private mutating func string() throws(Unsure) -> String {
         reader.skipWhitespace()
-        guard !reader.atEnd, reader.bytes[reader.index] == UInt8(ascii: "\"") else { throw Unsure() }
+        guard reader.nextByte == UInt8(ascii: "\"") else { throw Unsure() }
         do throws(JSONParseError) {
             return try reader.parseString()
         } catch {
@@ -284,9 +283,8 @@ struct FCMSendRequestFastDecoder {
 
     private mutating func bool() throws(Unsure) -> Bool {
         reader.skipWhitespace()
-        guard !reader.atEnd else { throw Unsure() }
         let value: Bool
-        switch reader.bytes[reader.index] {
+        switch reader.nextByte {
         case UInt8(ascii: "t"): value = true
         case UInt8(ascii: "f"): value = false
         default: throw Unsure()
@@ -334,7 +332,7 @@ struct FCMSendRequestFastDecoder {
     /// `android.notification`): parsed by the reader, at the depth the parser would be at.
     private mutating func structObject() throws(Unsure) -> JSONObject {
         reader.skipWhitespace()
-        guard !reader.atEnd, reader.bytes[reader.index] == UInt8(ascii: "{") else { throw Unsure() }
+        guard reader.nextByte == UInt8(ascii: "{") else { throw Unsure() }
         let value: JSONValue
         do throws(JSONParseError) {
             value = try reader.parseValue(depth: Self.configMemberDepth, key: "")
@@ -350,7 +348,7 @@ struct FCMSendRequestFastDecoder {
     /// Consumes `byte` if it comes next.
     @inline(__always)
     private mutating func next(is byte: UInt8) -> Bool {
-        guard !reader.atEnd, reader.bytes[reader.index] == byte else { return false }
+        guard reader.nextByte == byte else { return false }
         reader.index += 1
         return true
     }

@@ -17,7 +17,8 @@ final class APNsHeaderNameTests: XCTestCase {
             "apns-expiratio", "apns-collapse-ix", "apns-unknown", "x-apns-topic", "content-length",
         ]
         for name in known + others {
-            let header = Array(name.utf8).withUnsafeBytes { APNsHeaderName(lowercaseName: $0) }
+            let bytes = Array(name.utf8)
+            let header = APNsHeaderName(lowercaseName: bytes.span)
             if known.contains(name) {
                 XCTAssertEqual(header?.rawValue, name)
             } else {
