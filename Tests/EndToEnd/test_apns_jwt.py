@@ -138,9 +138,9 @@ def test_a_new_token_within_20_minutes_is_too_many_updates(emu, clock):
 
 @pytest.mark.parametrize("transport", ["h2c", "tls-alpn-h2"])
 def test_each_change_of_a_repeated_token_on_a_connection_is_read(emu, transport):
-    # Clients send the token never indexed, Huffman-coded in full in every request; the server
-    # decodes one it has seen twice on a connection once (docs/performance.md, "Repeated header
-    # values"), so a changed token must still be read as sent, and the old one again after it.
+    # Clients send the token never indexed, Huffman-coded in full in every request, and the
+    # connection keeps its accepted token: a changed token must be read as sent, and the old one
+    # again after it.
     now = int(time.time())
     team_1 = provider_token(KEY_1, KEY_ID_1, TEAM_1, iat=now - 60)
     team_2 = provider_token(KEY_2, KEY_ID_2, TEAM_2, iat=now - 60)

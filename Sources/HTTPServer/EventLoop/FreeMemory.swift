@@ -10,7 +10,7 @@ import Glibc
 /// allocator otherwise keeps freed pages for reuse.
 public enum FreeMemory {
     /// How long after the last call of `releaseSoon()` the release runs (docs/performance.md,
-    /// "Memory after a reset").
+    /// "Memory per queued message").
     public static let releaseDelayMilliseconds = 2_000
     private static let lastRelease = Atomic<UInt64>(0)
     /// When the release asked for by `releaseSoon()` is due, on the monotonic clock; 0 when none is.
