@@ -264,14 +264,18 @@ final class Connection: LoopHandler {
     /// Queues bytes for the peer (sent by the next `flush`).
     func send(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
+        var output = moveOut(&self.output, leaving: OutputBuffer())
         output.append(bytes)
+        self.output = output
         queuedTotal &+= UInt64(bytes.count)
     }
 
     /// Queues bytes for the peer.
     func send(_ bytes: [UInt8]) {
         guard !isClosed else { return }
+        var output = moveOut(&self.output, leaving: OutputBuffer())
         output.append(bytes)
+        self.output = output
         queuedTotal &+= UInt64(bytes.count)
     }
 
@@ -280,7 +284,9 @@ final class Connection: LoopHandler {
     func whenSent(_ callback: @escaping SentCallback) {
         guard !isClosed else { return callback(false) }
         if sentTotal == queuedTotal { return callback(true) }
-        sentCallbacks.append(end: queuedTotal, callback)
+        var callbacks = moveOut(&sentCallbacks, leaving: SentCallbacks())
+        callbacks.append(end: queuedTotal, callback)
+        sentCallbacks = callbacks
     }
 
     /// Closes the connection once everything queued has been sent.
@@ -311,10 +317,15 @@ final class Connection: LoopHandler {
             }
             if written == 0 { break }
             lastActivity = MonotonicClock.now()
+            var output = moveOut(&self.output, leaving: OutputBuffer())
             output.consume(written)
+            self.output = output
             sentTotal &+= UInt64(written)
             if !sentCallbacks.isEmpty {
-                for callback in sentCallbacks.takeReached(sentTotal) { callback(true) }
+                var callbacks = moveOut(&sentCallbacks, leaving: SentCallbacks())
+                let reached = callbacks.takeReached(sentTotal)
+                sentCallbacks = callbacks
+                for callback in reached { callback(true) }
             }
         }
         if pendingOutput > Self.largeOutput { heldLargeOutput = true }
@@ -458,8 +469,9 @@ final class Connection: LoopHandler {
         phase = .closed
         // What never reached the socket is settled before the streams hear the client left, so
         // that whoever watches a stream's end finds its unsent writes settled already.
-        output.removeAll()
-        for callback in sentCallbacks.takeAll() { callback(false) }
+        output = OutputBuffer()
+        var callbacks = moveOut(&sentCallbacks, leaving: SentCallbacks())
+        for callback in callbacks.takeAll() { callback(false) }
         if case .active(let proto) = previous { proto.connectionClosed() }
         context.loop.unregister(fd)
         if resetting {

@@ -66,8 +66,10 @@ public final class EventLoop: @unchecked Sendable {
     public func schedule(afterMilliseconds milliseconds: Int, _ task: @escaping @Sendable () -> Void) {
         let deadline = MonotonicClock.deadline(after: MonotonicClock.nanoseconds(milliseconds: milliseconds))
         execute { [self] in
+            var timers = moveOut(&self.timers, leaving: [])
             let index = timers.firstIndex(where: { $0.deadline <= deadline }) ?? timers.endIndex
             timers.insert((deadline, task), at: index)
+            self.timers = timers
         }
     }
 
@@ -76,15 +78,19 @@ public final class EventLoop: @unchecked Sendable {
         let fd = Int(handler.fd)
         if fd >= handlers.count {
             let size = max(fd + 1, handlers.count * 2, 64)
+            // Grown as locals moved out of the properties (`moveOut(_:leaving:)`).
+            var handlers = moveOut(&self.handlers, leaving: [])
             handlers += Array(repeating: nil, count: size - handlers.count)
+            self.handlers = handlers
+            var interests = moveOut(&self.interests, leaving: [])
             interests += Array(repeating: 0, count: size - interests.count)
+            self.interests = interests
         }
         var event = epoll_event()
         event.events = Self.mask(readable: readable, writable: writable)
         event.data.fd = handler.fd
         try blockingSyscall("epoll_ctl(add)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, handler.fd, &event) }
-        handlers[fd] = handler
-        interests[fd] = event.events
+        set(handler, events: event.events, at: fd)
         handlerCount += 1
     }
 
@@ -95,21 +101,37 @@ public final class EventLoop: @unchecked Sendable {
         var event = epoll_event()
         event.events = mask
         event.data.fd = fd
-        if epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event) == 0 { interests[Int(fd)] = mask }
+        if epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event) == 0 {
+            var interests = moveOut(&self.interests, leaving: [])
+            interests[Int(fd)] = mask
+            self.interests = interests
+        }
     }
 
     /// Forgets a handler. The caller closes the descriptor afterwards.
     func unregister(_ fd: Int32) {
         guard Int(fd) < handlers.count, handlers[Int(fd)] != nil else { return }
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
-        handlers[Int(fd)] = nil
-        interests[Int(fd)] = 0
+        set(nil, events: 0, at: Int(fd))
         handlerCount -= 1
+    }
+
+    /// Stores a descriptor's handler and interest, changing the arrays as locals moved out of
+    /// the properties (`moveOut(_:leaving:)`): `run` reads `handlers` for every event.
+    private func set(_ handler: LoopHandler?, events: UInt32, at fd: Int) {
+        var handlers = moveOut(&self.handlers, leaving: [])
+        handlers[fd] = handler
+        self.handlers = handlers
+        var interests = moveOut(&self.interests, leaving: [])
+        interests[fd] = events
+        self.interests = interests
     }
 
     /// Adds work to run once after each batch of events (e.g. flushing buffered log lines).
     func addAfterBatch(_ work: @escaping () -> Void) {
+        var afterBatch = moveOut(&self.afterBatch, leaving: [])
         afterBatch.append(work)
+        self.afterBatch = afterBatch
     }
 
     private static func mask(readable: Bool, writable: Bool) -> UInt32 {
@@ -199,15 +221,17 @@ public final class EventLoop: @unchecked Sendable {
         }
         // Nothing runs these any more. Kept, they would hold this loop in a cycle with whatever
         // they capture: a stream's heartbeat timer holds the stream, which holds the loop.
-        timers.removeAll()
-        afterBatch.removeAll()
+        timers = []
+        afterBatch = []
         pendingTasks.withLock { $0.removeAll() }
     }
 
     private func runDueTimers() {
         let now = MonotonicClock.now()
         while let last = timers.last, last.deadline <= now {
+            var timers = moveOut(&self.timers, leaving: [])
             timers.removeLast()
+            self.timers = timers
             last.task()
         }
     }

@@ -14,7 +14,7 @@ final class HTTP2Handler: ConnectionProtocol {
     /// The open streams, in no order: each knows its `slot` here, so that adding and removing one
     /// costs no hashing (nghttp2's stream user data finds a stream by id).
     private var streams: [HTTP2Stream] = []
-    private var headerBlock = HTTP2HeaderBlock()
+    private let headerBlock = HTTP2HeaderBlock()
     private var skippedStreamIDs = HTTP2SkippedStreamIDs()
     /// Callbacks of streaming bytes copied into the DATA frame being made: they wait on the
     /// connection from the moment that frame is queued there.
@@ -51,7 +51,7 @@ final class HTTP2Handler: ConnectionProtocol {
             nghttp2_session_terminate_session(session, UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
             return
         }
-        _ = skippedStreamIDs.use(1)
+        _ = useStreamID(1)
         let stream = HTTP2Stream(id: 1, handler: self)
         stream.method = request.method
         stream.path = request.path
@@ -65,7 +65,6 @@ final class HTTP2Handler: ConnectionProtocol {
 
     deinit {
         nghttp2_session_del(session)
-        headerBlock.deallocate()
     }
 
     private static func makeSession(for handler: HTTP2Handler) -> OpaquePointer {
@@ -75,7 +74,7 @@ final class HTTP2Handler: ConnectionProtocol {
         nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, userData in
             guard let header, let userData, header.pointee.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
             var valid = true
-            HTTP2Handler.with(userData) { valid = $0.skippedStreamIDs.use(header.pointee.stream_id) }
+            HTTP2Handler.with(userData) { valid = $0.useStreamID(header.pointee.stream_id) }
             // A callback failure makes `receive` end the connection with PROTOCOL_ERROR.
             return valid ? 0 : Int32(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
         }
@@ -169,8 +168,7 @@ final class HTTP2Handler: ConnectionProtocol {
             guard length > 0, let data else { break }
             connection.send(UnsafeRawBufferPointer(start: data, count: length))
             if !framedCallbacks.isEmpty {
-                for callback in framedCallbacks { connection.whenSent(callback) }
-                framedCallbacks.removeAll()
+                for callback in moveOut(&framedCallbacks, leaving: []) { connection.whenSent(callback) }
             }
         }
         if !failed && nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
@@ -217,8 +215,7 @@ final class HTTP2Handler: ConnectionProtocol {
 
     func connectionClosed() {
         // Unsent writes are settled first, as in `Connection.close`.
-        for callback in framedCallbacks { callback(false) }
-        framedCallbacks = []
+        for callback in moveOut(&framedCallbacks, leaving: []) { callback(false) }
         for stream in streams { forgetPending(of: stream) }
         finishAllStreams()
         headerBlock.begin(nil)
@@ -262,11 +259,21 @@ final class HTTP2Handler: ConnectionProtocol {
         }
     }
 
+    /// Records a HEADERS frame's stream id; false when it opens a stream skipped earlier.
+    private func useStreamID(_ id: Int32) -> Bool {
+        var skipped = moveOut(&skippedStreamIDs, leaving: HTTP2SkippedStreamIDs())
+        let valid = skipped.use(id)
+        skippedStreamIDs = skipped
+        return valid
+    }
+
     /// Tracks a new stream; nghttp2 keeps an unretained pointer to it so that callbacks find it
     /// without a lookup of ours (`streams` holds it until `streamClosed`).
     private func add(_ stream: HTTP2Stream) {
         stream.slot = streams.count
+        var streams = moveOut(&self.streams, leaving: [])
         streams.append(stream)
+        self.streams = streams
         nghttp2_session_set_stream_user_data(session, stream.id, Unmanaged.passUnretained(stream).toOpaque())
     }
 
@@ -323,14 +330,20 @@ final class HTTP2Handler: ConnectionProtocol {
         if stream.body.isEmpty {
             stream.body = Array(bytes)
         } else {
-            stream.body += bytes
+            var body = moveOut(&stream.body, leaving: [])
+            body += bytes
+            stream.body = body
         }
     }
 
     private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         let type = frame.pointee.hd.type
         if type == UInt8(NGHTTP2_HEADERS.rawValue), let stream = headerBlock.stream, stream.id == frame.pointee.hd.stream_id {
-            if !stream.dispatched && stream.rejection == nil { headerBlock.finish(into: &stream.headers) }
+            if !stream.dispatched && stream.rejection == nil {
+                var headers = moveOut(&stream.headers, leaving: HTTPHeaders())
+                headerBlock.finish(into: &headers)
+                stream.headers = headers
+            }
             headerBlock.begin(nil)
         }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue),
@@ -345,6 +358,7 @@ final class HTTP2Handler: ConnectionProtocol {
         guard let stream = stream(streamID), let slot = stream.slot else { return }
         // The last stream moves into the closed one's slot (moved out, not swapped: a swap
         // checked uniqueness and retained).
+        var streams = moveOut(&self.streams, leaving: [])
         if slot == streams.count - 1 {
             streams.removeLast()
         } else {
@@ -352,6 +366,7 @@ final class HTTP2Handler: ConnectionProtocol {
             streams[slot] = last
             last.slot = slot
         }
+        self.streams = streams
         stream.slot = nil
         forgetPending(of: stream)
         // Written only when set: storing nil over nil still calls into the runtime to release it.
@@ -449,7 +464,7 @@ final class HTTP2Handler: ConnectionProtocol {
         case .bytes(let bytes):
             contentLength = bytes.count
             // A new exchange's stream holds no body yet.
-            if !head { stream.pending.append(bytes) }
+            if !head { stream.appendPending(bytes) }
             stream.bodyComplete = true
             hasBody = !head && !bytes.isEmpty
         case .stream:
@@ -472,9 +487,10 @@ final class HTTP2Handler: ConnectionProtocol {
         // released them for each response.
         let session = session
         let streamID = stream.id
+        var headBytes = moveOut(&stream.headBytes, leaving: HTTP2HeadBytes())
         HTTP2ResponseHead.withNameValuePairs(
             status: response.status, headers: response.headers, contentLength: contentLength,
-            headBytes: &stream.headBytes
+            headBytes: &headBytes
         ) { pairs in
             if hasBody {
                 _ = nghttp2_submit_response(session, streamID, pairs.baseAddress, pairs.count, &provider)
@@ -482,6 +498,9 @@ final class HTTP2Handler: ConnectionProtocol {
                 _ = nghttp2_submit_response(session, streamID, pairs.baseAddress, pairs.count, nil)
             }
         }
+        // Swapped back rather than assigned: assigning would run the empty one's deinit inside
+        // the access to the property.
+        swap(&stream.headBytes, &headBytes)
         if case .stream(let start) = response.body {
             guard !head else { return ResponseStream.startClosed(start, sink: stream, loop: connection.context.loop) }
             let responseStream = ResponseStream(sink: stream, loop: connection.context.loop)
@@ -521,14 +540,12 @@ final class HTTP2Handler: ConnectionProtocol {
     private static func readBody(_ stream: HTTP2Stream, _ buffer: UnsafeMutableRawBufferPointer, _ flags: UnsafeMutablePointer<UInt32>) -> Int {
         let count = min(buffer.count, stream.pendingCount)
         if count > 0 {
-            stream.pending.withUnreadBytes { source in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<count]))
-            }
-            stream.pending.consume(count)
+            stream.framePending(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
             if stream.isStreamed { stream.handler?.streamedBytes -= count }
-            stream.framedTotal &+= UInt64(count)
-            if !stream.sentCallbacks.isEmpty, let handler = stream.handler {
-                handler.framedCallbacks += stream.sentCallbacks.takeReached(stream.framedTotal)
+            if let framed = stream.takeFramedCallbacks(), let handler = stream.handler {
+                var callbacks = moveOut(&handler.framedCallbacks, leaving: [])
+                callbacks += framed
+                handler.framedCallbacks = callbacks
             }
         }
         if stream.pendingCount == 0 {
@@ -545,7 +562,7 @@ final class HTTP2Handler: ConnectionProtocol {
     /// Drops what a stream holds unsent (its callbacks learn it was not sent).
     private func forgetPending(of stream: HTTP2Stream) {
         if stream.isStreamed { streamedBytes -= stream.pendingCount }
-        stream.pending.removeAll()
+        stream.pending = OutputBuffer()
         if stream.heldAnswerBytes > 0 { stream.releaseHeldAnswer() }
         stream.dropUnsent()
     }

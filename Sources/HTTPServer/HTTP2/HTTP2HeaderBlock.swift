@@ -2,7 +2,11 @@
 /// (HEADERS, then CONTINUATION), so one block at a time is in flight on a connection; its fields
 /// gather here, in `HTTPHeaders`' byte layout, and move to the stream in one piece when the block
 /// ends: growing each stream's own header list field by field cost more than twice as much.
-struct HTTP2HeaderBlock {
+///
+/// A class the handler holds in a `let`: as a struct in a `var` of the handler, every header
+/// field's `append` was a modifying access of that property around a call, so Swift checked
+/// exclusivity at run time on every use of it (about a thousand instructions a request).
+final class HTTP2HeaderBlock {
     /// The stream whose block this is; nil when no stream takes it (nothing is gathered then).
     /// Held strongly, so that a stream closed mid-block stays alive until the next `begin`.
     private(set) var stream: HTTP2Stream?
@@ -12,7 +16,7 @@ struct HTTP2HeaderBlock {
     private var count = 0
 
     /// Starts a block for `stream`, dropping whatever an unfinished block had gathered.
-    mutating func begin(_ stream: HTTP2Stream?) {
+    func begin(_ stream: HTTP2Stream?) {
         self.stream = stream
         used = 0
         count = 0
@@ -20,7 +24,7 @@ struct HTTP2HeaderBlock {
 
     /// Gathers a field whose name is lower-case already (HTTP/2 guarantees it). Callers bound the
     /// total with the header size limit.
-    mutating func append(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+    func append(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
         let needed = HTTPHeaderFieldBytes.lengthsSize + name.count + value.count
         if buffer.count - used < needed { grow(to: used + needed) }
         let lengths = (UInt32(name.count).littleEndian, UInt32(value.count).littleEndian)
@@ -38,13 +42,11 @@ struct HTTP2HeaderBlock {
         if count > 0 { headers.appendFields(UnsafeRawBufferPointer(rebasing: buffer[..<used]), count: count) }
     }
 
-    /// Frees the buffer; the block is not used again.
-    mutating func deallocate() {
+    deinit {
         buffer.deallocate()
-        buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     }
 
-    private mutating func grow(to minimum: Int) {
+    private func grow(to minimum: Int) {
         let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(minimum, buffer.count * 2, 1024), alignment: 8)
         if used > 0 { grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: used) }
         buffer.deallocate()

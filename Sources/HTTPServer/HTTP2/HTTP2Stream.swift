@@ -58,6 +58,34 @@ final class HTTP2Stream: ResponseStreamSink {
 
     var pendingCount: Int { pending.count }
 
+    /// Queues response body bytes. (`pending` and `sentCallbacks` are changed as locals moved out
+    /// of the stream, `moveOut(_:leaving:)`.)
+    func appendPending(_ bytes: [UInt8]) {
+        var pending = moveOut(&self.pending, leaving: OutputBuffer())
+        pending.append(bytes)
+        self.pending = pending
+    }
+
+    /// Copies the first `buffer.count` pending bytes into `buffer` (a DATA frame's) and drops them.
+    func framePending(into buffer: UnsafeMutableRawBufferPointer) {
+        var pending = moveOut(&self.pending, leaving: OutputBuffer())
+        pending.withUnreadBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<buffer.count]))
+        }
+        pending.consume(buffer.count)
+        self.pending = pending
+        framedTotal &+= UInt64(buffer.count)
+    }
+
+    /// The callbacks whose bytes are all framed now, if any.
+    func takeFramedCallbacks() -> [SentCallback]? {
+        guard !sentCallbacks.isEmpty else { return nil }
+        var callbacks = moveOut(&sentCallbacks, leaving: SentCallbacks())
+        let reached = callbacks.takeReached(framedTotal)
+        sentCallbacks = callbacks
+        return reached
+    }
+
     /// What this stream's whole answer holds in `LargeAnswerBudget` until it is framed or dropped.
     var heldAnswerBytes = 0
 
@@ -73,10 +101,14 @@ final class HTTP2Stream: ResponseStreamSink {
             whenSent?(false)
             return
         }
-        pending.append(bytes)
+        appendPending(bytes)
         isStreamed = true
         queuedTotal &+= UInt64(bytes.count)
-        if let whenSent { sentCallbacks.append(end: queuedTotal, whenSent) }
+        if let whenSent {
+            var callbacks = moveOut(&sentCallbacks, leaving: SentCallbacks())
+            callbacks.append(end: queuedTotal, whenSent)
+            sentCallbacks = callbacks
+        }
         if !handler.streamed(bytes.count) {
             handler.reset(self)
             return
@@ -87,7 +119,8 @@ final class HTTP2Stream: ResponseStreamSink {
     /// Tells the callbacks of bytes never framed that they were not sent.
     func dropUnsent() {
         guard !sentCallbacks.isEmpty else { return }
-        for callback in sentCallbacks.takeAll() { callback(false) }
+        var callbacks = moveOut(&sentCallbacks, leaving: SentCallbacks())
+        for callback in callbacks.takeAll() { callback(false) }
     }
 
     func streamFinish(from stream: ResponseStream) {

@@ -10,25 +10,28 @@ public enum BearerCredential {
     /// another scheme, is separated otherwise, or its token is empty or holds other bytes.
     public static func token(in header: String?) -> Substring? {
         guard let header else { return nil }
-        let bytes = header.utf8
-        var index = bytes.startIndex
-        while index != bytes.endIndex, bytes[index] == space { bytes.formIndex(after: &index) }
+        // Read through the UTF-8 span: indexing the UTF-8 view itself cost several hundred
+        // instructions for a short header.
+        let bytes = header.utf8.span
+        var index = 0
+        while index < bytes.count, bytes[index] == space { index += 1 }
         for expected in scheme {
             // Every byte of the scheme is a lowercase letter, so `| 0x20` lets only its capital through.
-            guard index != bytes.endIndex, bytes[index] | 0x20 == expected else { return nil }
-            bytes.formIndex(after: &index)
+            guard index < bytes.count, bytes[index] | 0x20 == expected else { return nil }
+            index += 1
         }
-        guard index != bytes.endIndex, bytes[index] == space else { return nil }
-        while index != bytes.endIndex, bytes[index] == space { bytes.formIndex(after: &index) }
+        guard index < bytes.count, bytes[index] == space else { return nil }
+        while index < bytes.count, bytes[index] == space { index += 1 }
         let start = index
-        while index != bytes.endIndex, bytes[index] > space, bytes[index] < 0x7F { bytes.formIndex(after: &index) }
+        while index < bytes.count, bytes[index] > space, bytes[index] < 0x7F { index += 1 }
         let end = index
         // Only spaces may follow the token.
-        while index != bytes.endIndex, bytes[index] == space { bytes.formIndex(after: &index) }
-        guard start != end, index == bytes.endIndex else { return nil }
-        return header[start..<end]
+        while index < bytes.count, bytes[index] == space { index += 1 }
+        guard start != end, index == bytes.count else { return nil }
+        let utf8 = header.utf8
+        return header[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
     }
 
-    private static let scheme = Array("bearer".utf8)
+    private static let scheme: [UInt8] = Array("bearer".utf8)
     private static let space = UInt8(ascii: " ")
 }
