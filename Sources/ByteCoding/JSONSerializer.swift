@@ -110,25 +110,9 @@ public enum JSONSerializer {
     /// Appends `units` with `"`, `\` and control characters escaped, in runs between them.
     @inlinable
     static func writeEscaped<Output: JSONOutput>(_ units: UnsafeBufferPointer<UInt8>, to output: inout Output) {
-        guard let base = units.baseAddress else { return }
         var runStart = 0
         var position = 0
         while position < units.count {
-            // Most text needs no escape: eight bytes are cleared at once where they fit.
-            if position + 8 <= units.count,
-                JSONStringBytes.escapeFlags(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) == 0
-            {
-                position += 8
-                continue
-            }
-            // Fewer than eight left: the eight bytes ending at the end, some of them cleared
-            // already, rather than one at a time.
-            if position + 8 > units.count, units.count >= 8,
-                JSONStringBytes.escapeFlags(UnsafeRawPointer(base + units.count - 8).loadUnaligned(as: UInt64.self)) == 0
-            {
-                position = units.count
-                continue
-            }
             let unit = units[position]
             position += 1
             guard unit < 0x20 || unit == 0x22 || unit == 0x5C else { continue }

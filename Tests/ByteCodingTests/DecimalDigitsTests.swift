@@ -1,9 +1,8 @@
 import XCTest
 @testable import ByteCoding
 
-/// Digits worked out eight at a time, against `String(_:)`: every power of ten and its
-/// neighbours (where the count of digits changes and the words meet), the largest value, and
-/// random values of every length.
+/// The digits against `String(_:)`: every power of ten and its neighbours (where the count of
+/// digits changes), the largest value, and random values of every length.
 final class DecimalDigitsTests: XCTestCase {
     private func checkDigits(of number: UInt64, file: StaticString = #filePath, line: UInt = #line) {
         let expected = String(number)
