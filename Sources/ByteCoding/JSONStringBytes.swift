@@ -1,7 +1,7 @@
 /// The bytes of a JSON string that need a look, found eight at a time (see `WordBytes`): what
-/// the reader must check or decode and what the serializer must escape.
+/// the reader must check or decode.
 public enum JSONStringBytes {
-    /// The flag of each byte of `word` that the serializer escapes: `"`, `\` or a control
+    /// The flag of each byte of `word` that a JSON string escapes: `"`, `\` or a control
     /// character (below 0x20). The lowest byte flagged is exact.
     @inlinable @inline(__always)
     public static func escapeFlags(_ word: UInt64) -> UInt64 {

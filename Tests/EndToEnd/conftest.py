@@ -155,7 +155,9 @@ def curl(*args, timeout=20):
     return int(code or 0), version, body
 
 
-def wait_until(predicate, timeout=5.0, interval=0.05):
+def wait_until(predicate, timeout=30.0, interval=0.05):
+    """Polls `predicate` until it holds or `timeout` seconds pass (generous: a busy machine is slow,
+    and a test asserts the end state, not how soon it comes); its last answer."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         if predicate():

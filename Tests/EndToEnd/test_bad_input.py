@@ -209,7 +209,7 @@ def test_lingering_close_ends_when_the_client_goes_quiet(emu):
         # The server has ended its side and still holds the socket, reading what comes.
         assert open_descriptors(emu) == before + 1
         sock.sendall(b" " * 1000)
-        assert wait_until(lambda: open_descriptors(emu) == before, timeout=10)
+        assert wait_until(lambda: open_descriptors(emu) == before, timeout=30)
     still_serving(emu)
 
 

@@ -43,14 +43,14 @@ def test_deliveries_a_zero_window_stream_never_sent_stay_pending_and_are_deleted
     api = Api(emulator.http, PROJECT)
     register(api, "zero-window")
     client = open_zero_window_stream(emulator, "zero-window")
-    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")[1]["connected"], timeout=10)
+    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")[1]["connected"], timeout=30)
     for n in range(150):
         status, body = api.send({"token": "zero-window", "data": {"n": str(n)}})
         assert status == 200, body
     # The device is online, but not a byte of any event could leave.
     assert set(states(api, "zero-window")) == {"pending"}
     client.sock.close()
-    assert wait_until(lambda: settled(api, "zero-window"), timeout=10)
+    assert wait_until(lambda: settled(api, "zero-window"), timeout=30)
     status, device = api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/zero-window")
     assert device["pendingCount"] == 150
     # More than 100 pending when the device connects: deleted, and the app is told.
@@ -63,11 +63,11 @@ def test_deliveries_not_sent_before_the_stream_closed_come_back_in_order(emulato
     api = Api(emulator.http, PROJECT)
     register(api, "comes-back")
     client = open_zero_window_stream(emulator, "comes-back")
-    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/comes-back")[1]["connected"], timeout=10)
+    assert wait_until(lambda: api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/comes-back")[1]["connected"], timeout=30)
     for n in range(5):
         assert api.send({"token": "comes-back", "data": {"n": str(n)}})[0] == 200
     client.sock.close()
-    assert wait_until(lambda: settled(api, "comes-back"), timeout=10)
+    assert wait_until(lambda: settled(api, "comes-back"), timeout=30)
     events = api.connect("comes-back")
     assert [e["payload"]["n"] for e in events] == ["0", "1", "2", "3", "4"]
     assert states(api, "comes-back") == ["delivered"] * 5

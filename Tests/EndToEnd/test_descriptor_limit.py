@@ -50,7 +50,7 @@ def test_at_the_descriptor_limit_connections_are_closed_without_spinning_and_ser
     try:
         for _ in range(IDLE_CONNECTIONS):
             idle.append(socket.create_connection(("127.0.0.1", emulator.port), timeout=5))
-        wait_until(lambda: LIMIT_LINE in emulator.stderr(), timeout=5)
+        wait_until(lambda: LIMIT_LINE in emulator.stderr(), timeout=30)
         time.sleep(0.5)
 
         before = cpu_seconds(emulator.proc.pid)
@@ -66,7 +66,7 @@ def test_at_the_descriptor_limit_connections_are_closed_without_spinning_and_ser
         for sock in idle:
             sock.close()
 
-    assert wait_until(lambda: healthz(emulator.port), timeout=10), emulator.stderr()[-3000:]
+    assert wait_until(lambda: healthz(emulator.port), timeout=30), emulator.stderr()[-3000:]
     assert emulator.alive()
 
 

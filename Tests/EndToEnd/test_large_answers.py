@@ -127,7 +127,9 @@ def test_memory_of_large_answers_closed_close_together_is_handed_back(start_emul
     assert export() > 16 * 1024 * 1024
     time.sleep(0.2)
     export()
-    deadline = time.monotonic() + 6
+    # The memory is handed back within a few seconds; a busy machine may take longer: the end
+    # state is asserted, not how soon it comes.
+    deadline = time.monotonic() + 30
     while emu.rss_kib() - before > 8 * 1024 and time.monotonic() < deadline:
         time.sleep(0.2)
     assert emu.rss_kib() - before < 8 * 1024, (before, emu.rss_kib())
@@ -150,8 +152,9 @@ def test_memory_of_a_large_answer_is_handed_back_while_its_client_keeps_the_sock
         while chunk := sock.recv(1 << 20):
             received += len(chunk)
         assert received > 16 * 1024 * 1024
-        # The socket stays open: the server lingers, and has handed the memory back.
-        deadline = time.monotonic() + 3
+        # The socket stays open: the server lingers, and hands the memory back (within a few
+        # seconds; a busy machine may take longer: the end state is asserted).
+        deadline = time.monotonic() + 30
         while emu.rss_kib() - before > 8 * 1024 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert emu.rss_kib() - before < 8 * 1024, (before, emu.rss_kib())

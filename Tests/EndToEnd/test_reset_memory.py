@@ -58,9 +58,14 @@ def test_sends_after_a_reset_reuse_its_memory_which_goes_back_once_the_resets_st
         assert api.call("DELETE", f"/emulator/v1/projects/{PROJECT}")[0] == 200
         again = fill(emulator)
         assert again < first / 4, f"{first} page faults to fill, {again} to fill again after a reset"
+    reset_at = time.monotonic()
     assert api.call("DELETE", f"/emulator/v1/projects/{PROJECT}")[0] == 200
     time.sleep(0.5)
-    assert rss_mib(emulator) > full - held / 4, "the memory went back before the release delay"
+    resident = rss_mib(emulator)
+    # Only meaningful while the two-second release delay surely runs: a stalled machine may have
+    # passed it already.
+    if time.monotonic() - reset_at < 1.5:
+        assert resident > full - held / 4, "the memory went back before the release delay"
     # Some stays with the allocator's caches; most goes back.
-    returned = wait_until(lambda: rss_mib(emulator) < full - held / 3, timeout=6.0)
-    assert returned, f"RSS {before:.0f} -> {full:.0f} -> {rss_mib(emulator):.0f} MiB six seconds after the reset"
+    returned = wait_until(lambda: rss_mib(emulator) < full - held / 3, timeout=30)
+    assert returned, f"RSS {before:.0f} -> {full:.0f} -> {rss_mib(emulator):.0f} MiB after the reset"
