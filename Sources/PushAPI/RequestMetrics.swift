@@ -33,8 +33,8 @@ final class RequestMetrics: Sendable {
 
     private let factory: any MetricsFactory
     /// By route number + 1 (0 for unmatched paths): the (method, status) pairs seen on the route,
-    /// a few each, found by a scan. Hashing the template and method strings on every request cost
-    /// the send path about 3%, and hashing one integer still over 1% (docs/performance.md).
+    /// a few each, found by a scan, which costs less than hashing the template and method strings
+    /// on every request.
     private let counters = Locked<[[Entry]]>([])
 
     /// Counts through `factory` (the emulator's Prometheus registry).

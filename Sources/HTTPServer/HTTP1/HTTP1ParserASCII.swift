@@ -1,4 +1,6 @@
-import ByteCoding
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension HTTP1Parser {
     /// Byte classes and scans of RFC 9110/9112 grammar, on raw bytes so the hot path builds no strings.
@@ -66,24 +68,11 @@ extension HTTP1Parser {
             return true
         }
 
-        /// The index of the first LF in `buffer` at or after `start`. Scans eight bytes at a time:
-        /// bodies and long header values are where a parser spends its time.
+        /// The index of the first LF in `buffer` at or after `start` (C's `memchr`).
         static func firstLF(in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
-            var index = start
-            let end = buffer.count
-            if let base = buffer.baseAddress {
-                while index &+ 8 <= end {
-                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    let flags = WordBytes.flags(equalTo: lf, in: word)
-                    if flags != 0 { return index &+ WordBytes.firstFlaggedByte(in: flags) }
-                    index &+= 8
-                }
-            }
-            while index < end {
-                if buffer[index] == lf { return index }
-                index &+= 1
-            }
-            return nil
+            guard start < buffer.count, let base = buffer.baseAddress else { return nil }
+            guard let found = memchr(base + start, Int32(lf), buffer.count - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
         }
 
         /// `bytes` without leading and trailing SP/HTAB.

@@ -38,13 +38,6 @@ struct TokenKey: Hashable, Sendable {
         hasher.combine(digest)
     }
 
-    /// What `Dictionary` asks for: the digest mixed with the dictionary's seed directly, which
-    /// costs less than starting and finishing a `Hasher` for one word, and still differs per
-    /// process and per dictionary as the `Hasher`'s would.
-    func _rawHashValue(seed: Int) -> Int {
-        Int(truncatingIfNeeded: ASCIIDigest.mix(digest ^ UInt64(truncatingIfNeeded: seed)))
-    }
-
     /// A digest of the UTF-8 bytes of `token`: equal ASCII strings give equal digests;
     /// `unhashed` for a non-ASCII one.
     static func digest(of token: String) -> UInt64 {
