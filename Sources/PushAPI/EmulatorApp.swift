@@ -22,6 +22,8 @@ public struct EmulatorApp: Sendable {
         public var oauth = OAuthSettings()
         /// Whether `/emulator/v1/debug/...` is served (`--enable-debug-routes`); off, it is unknown.
         public var debugRoutes = false
+        /// The server's event loops (`--threads`): `/metrics` counts each loop's requests apart.
+        public var loops = 1
 
         /// Makes settings.
         public init(caPEM: String? = nil) {
@@ -85,10 +87,10 @@ public struct EmulatorApp: Sendable {
         StateRoutes(core: core, streams: streams).register(in: &router)
         FaultRoutes(core: core).register(in: &router)
         APNsRoutes(core: core, settings: settings.apns).register(in: &router)
-        let metrics = MetricsEndpoint(core: core)
+        let metrics = MetricsEndpoint(core: core, loops: settings.loops)
         metrics.register(in: &router)
-        router.observer = { [requests = metrics.requests] route, method, status in
-            requests.record(route: route, method: method, status: status)
+        router.observer = { [requests = metrics.requests] route, method, status, loop in
+            requests.record(route: route, method: method, status: status, loop: loop)
         }
         self.router = router
         self.core = core
