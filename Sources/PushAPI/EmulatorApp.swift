@@ -74,7 +74,7 @@ public struct EmulatorApp: Sendable {
         if settings.debugRoutes { DebugRoutes().register(in: &router) }
         // Tokens are timed on the real clock, never the emulator's, and checked by their tag under
         // a key made now, so that nothing is kept per token: see docs/auth.md.
-        let tokens = AccessTokenIssuer(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds)
+        let tokens = AccessTokenIssuer(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds, loops: settings.loops)
         OAuthRoutes(
             endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, issuer: tokens), core: core, wallTime: wallTime)
             .register(in: &router)

@@ -26,21 +26,14 @@ final class RequestMetrics: Sendable {
         var count: Int
     }
 
-    /// One loop's counts: by route number + 1 (0 for unmatched paths), the (method, status) pairs
-    /// seen on the route, a few each, found by a scan.
-    private final class LoopTable: Sendable {
-        let entries = Locked<[[Entry]]>([])
-        /// Room after the lock, so that two loops' tables, allocated one after the other, do not
-        /// share a cache line (each lock's line then moves only between its loop and a scrape).
-        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-    }
-
-    private let tables: [LoopTable]
+    /// Each loop's counts: by route number + 1 (0 for unmatched paths), the (method, status)
+    /// pairs seen on the route, a few each, found by a scan.
+    private let tables: PerLoop<[[Entry]]>
 
     /// Counts for `loops` event loops (a request of a loop past the last counts in the last's
     /// table modulo their number).
     init(loops: Int) {
-        tables = (0..<max(1, loops)).map { _ in LoopTable() }
+        tables = PerLoop(loops: loops) { [] }
     }
 
     /// Counts one answered request, read by loop number `loop`.
@@ -48,7 +41,7 @@ final class RequestMetrics: Sendable {
         let methodNumber = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
         let slot = route.number + 1
         let methodAndStatus = methodNumber << 32 | status
-        tables[loop % tables.count].entries.withLock { table in
+        tables.withLock(loop: loop) { table in
             if slot < table.count, let index = table[slot].firstIndex(where: { $0.methodAndStatus == methodAndStatus }) {
                 table[slot][index].count += 1
                 return
@@ -62,8 +55,7 @@ final class RequestMetrics: Sendable {
     func write(to text: inout PrometheusText) {
         // By route number + 1, the (method, status) pairs in the order they were first seen.
         var merged: [[Entry]] = []
-        for table in tables {
-            let copy = table.entries.withLock { $0 }
+        tables.forEach { copy in
             while merged.count < copy.count { merged.append([]) }
             for (slot, entries) in copy.enumerated() {
                 for entry in entries {
