@@ -86,7 +86,7 @@ public struct EmulatorApp: Sendable {
         EmulatorRoutes(core: core, streams: streams).register(in: &router)
         StateRoutes(core: core, streams: streams).register(in: &router)
         FaultRoutes(core: core).register(in: &router)
-        APNsRoutes(core: core, settings: settings.apns).register(in: &router)
+        APNsRoutes(core: core, settings: settings.apns, loops: settings.loops).register(in: &router)
         let metrics = MetricsEndpoint(core: core, loops: settings.loops)
         metrics.register(in: &router)
         router.observer = { [requests = metrics.requests] route, method, status, loop in
