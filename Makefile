@@ -8,7 +8,7 @@ BIN_ASAN := .build-asan/debug/push-emulator
 BIN_TSAN := .build-tsan/debug/push-emulator
 E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench bench-compare perf-count fuzz docker-test deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench bench-compare bench-scaling perf-count fuzz docker-test deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -64,6 +64,11 @@ bench: release
 bench-compare: release
 	@scripts/install-deps.sh --bench
 	scripts/bench-compare.sh $(BASELINE) $(BIN_RELEASE)
+
+## bench-scaling: throughput at --threads 1, 2, 4, ... up to max(cores, 8) (SCALING_THREADS), for /healthz, FCM sends and APNs pushes to 64 devices of one project, and nghttpd's static file
+bench-scaling: release
+	@scripts/install-deps.sh --bench
+	scripts/bench-scaling.sh $(BIN_RELEASE)
 
 ## perf-count: callgrind's instructions per request (FCM send, APNs push, /healthz; HTTP/2 and HTTP/1.1; nghttpd's static file) in one run
 perf-count: release

@@ -16,8 +16,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -63,9 +61,6 @@ let package = Package(
             name: "PushAPI",
             dependencies: [
                 "ByteCoding", "HTTPServer", "Locking", "PushCore", "Signatures",
-                // `/metrics`: swift-metrics' API, exposed in Prometheus' format.
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

@@ -24,8 +24,8 @@ public final class HTTPServer: Sendable {
             throw error
         }
         let acceptor = Acceptor()
-        for (loop, fd) in listeners {
-            let context = LoopContext(loop: loop, configuration: configuration, handler: handler)
+        for (index, (loop, fd)) in listeners.enumerated() {
+            let context = LoopContext(loop: loop, index: index, configuration: configuration, handler: handler)
             try loop.register(Listener(fd: fd, context: context, acceptor: acceptor))
             if let accessLog = context.accessLog { loop.addAfterBatch { accessLog.flush() } }
         }

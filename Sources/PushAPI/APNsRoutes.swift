@@ -7,11 +7,13 @@ struct APNsRoutes {
     let core: PushEmulatorCore
     let settings: APNsSettings
     /// Draws the `apns-unique-id`s of development-environment answers.
-    private let uniqueIDs = UniqueIDSource()
+    private let uniqueIDs: UniqueIDSource
 
-    init(core: PushEmulatorCore, settings: APNsSettings) {
+    /// The provider API over `core`, answering on `loops` event loops.
+    init(core: PushEmulatorCore, settings: APNsSettings, loops: Int = 1) {
         self.core = core
         self.settings = settings
+        uniqueIDs = UniqueIDSource(loops: loops)
     }
 
     /// The push route's template (`/metrics` counts sends under it).
@@ -73,13 +75,14 @@ struct APNsRoutes {
         } catch {
             return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
+        let loop = request.connection?.loop ?? 0
         let isProduction = APNsHost.isProduction(
             request.authority ?? request.headers["host"] ?? request.connection?.serverName)
         let project = recipient.project
         let fired = core.fireFault(
             project: project, on: .apns(deviceToken: apnsRequest.deviceToken, pushType: apnsRequest.pushType))
         guard let fired else {
-            return perform(recipient, apnsRequest, givenID: givenID, body: request.body, isProduction: isProduction)
+            return perform(recipient, apnsRequest, givenID: givenID, body: request.body, isProduction: isProduction, loop: loop)
         }
         let body = request.body
         let core = core
@@ -94,7 +97,7 @@ struct APNsRoutes {
                     retryAfterSeconds: fired.retryAfterSeconds)
             }
             return FaultAnswer.answer(fired, error: error, goAwayReason: reason.rawValue) {
-                perform(recipient, checked, givenID: givenID, body: body, isProduction: isProduction)
+                perform(recipient, checked, givenID: givenID, body: body, isProduction: isProduction, loop: loop)
             }
         }
     }
@@ -117,7 +120,7 @@ struct APNsRoutes {
 
     /// Queues the notification once every check passed and no fault stands in the way.
     private func perform(
-        _ recipient: APNsRecipient, _ apnsRequest: APNsRequest, givenID: String?, body: [UInt8], isProduction: Bool
+        _ recipient: APNsRecipient, _ apnsRequest: APNsRequest, givenID: String?, body: [UInt8], isProduction: Bool, loop: Int
     ) -> HTTPResponse {
         var generatedID: RandomUUID?
         let outcome = core.send(
@@ -131,7 +134,7 @@ struct APNsRoutes {
         func errorID() -> String { givenID ?? generatedID?.text ?? APNsErrorResponse.generatedID() }
         switch consume outcome {
         case .accepted:
-            return success(givenID: givenID, generatedID: generatedID, isProduction: isProduction)
+            return success(givenID: givenID, generatedID: generatedID, isProduction: isProduction, loop: loop)
         case .unreachable(.unregistered(let since)):
             return APNsErrorResponse.make(.unregistered, apnsID: errorID(), unregisteredSince: since)
         case .unreachable(.invalidRegistration):
@@ -150,7 +153,7 @@ struct APNsRoutes {
     /// them again: about 170 instructions a push that echoes an id); the generated ids go in as
     /// the bytes of their text, without a `String` of each, each written by a closure literal (a
     /// method passed as a value was a heap-allocated context each time).
-    private func success(givenID: String?, generatedID: RandomUUID?, isProduction: Bool) -> HTTPResponse {
+    private func success(givenID: String?, generatedID: RandomUUID?, isProduction: Bool, loop: Int) -> HTTPResponse {
         var headers = HTTPHeaders()
         if let givenID {
             headers.add(lowercaseName: "apns-id", valueByteCount: givenID.utf8.count) { room in
@@ -159,14 +162,14 @@ struct APNsRoutes {
                 for index in given.indices { room[index] = given[index] }
             }
         } else {
-            let id = generatedID ?? uniqueIDs.next()
+            let id = generatedID ?? uniqueIDs.next(loop: loop)
             headers.add(lowercaseName: "apns-id", valueByteCount: RandomUUID.textByteCount) { room in
                 var room = room.mutableSpan
                 id.writeText(into: &room)
             }
         }
         if !isProduction {
-            let uniqueID = uniqueIDs.next()
+            let uniqueID = uniqueIDs.next(loop: loop)
             headers.add(lowercaseName: "apns-unique-id", valueByteCount: RandomUUID.textByteCount) { room in
                 var room = room.mutableSpan
                 uniqueID.writeText(into: &room)
@@ -202,12 +205,17 @@ struct APNsRoutes {
     }
 }
 
-/// Fresh UUIDs from a fast generator seeded once (a system call per answer would cost more
-/// than the rest of it).
+/// Fresh UUIDs from fast generators seeded once (a system call per answer would cost more
+/// than the rest of it), one per event loop.
 private final class UniqueIDSource: Sendable {
-    private let random = Locked(SeededRandomNumberGenerator(seed: UInt64.random(in: .min ... .max)))
+    private let random: PerLoop<SeededRandomNumberGenerator>
 
-    func next() -> RandomUUID {
-        random.withLock { RandomUUID(using: &$0) }
+    init(loops: Int) {
+        random = PerLoop(loops: loops) { SeededRandomNumberGenerator(seed: UInt64.random(in: .min ... .max)) }
+    }
+
+    /// A new UUID, from loop number `loop`'s generator.
+    func next(loop: Int) -> RandomUUID {
+        random.withLock(loop: loop) { RandomUUID(using: &$0) }
     }
 }

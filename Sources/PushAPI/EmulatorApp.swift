@@ -22,6 +22,8 @@ public struct EmulatorApp: Sendable {
         public var oauth = OAuthSettings()
         /// Whether `/emulator/v1/debug/...` is served (`--enable-debug-routes`); off, it is unknown.
         public var debugRoutes = false
+        /// The server's event loops (`--threads`): `/metrics` counts each loop's requests apart.
+        public var loops = 1
 
         /// Makes settings.
         public init(caPEM: String? = nil) {
@@ -72,7 +74,7 @@ public struct EmulatorApp: Sendable {
         if settings.debugRoutes { DebugRoutes().register(in: &router) }
         // Tokens are timed on the real clock, never the emulator's, and checked by their tag under
         // a key made now, so that nothing is kept per token: see docs/auth.md.
-        let tokens = AccessTokenIssuer(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds)
+        let tokens = AccessTokenIssuer(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds, loops: settings.loops)
         OAuthRoutes(
             endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, issuer: tokens), core: core, wallTime: wallTime)
             .register(in: &router)
@@ -84,11 +86,11 @@ public struct EmulatorApp: Sendable {
         EmulatorRoutes(core: core, streams: streams).register(in: &router)
         StateRoutes(core: core, streams: streams).register(in: &router)
         FaultRoutes(core: core).register(in: &router)
-        APNsRoutes(core: core, settings: settings.apns).register(in: &router)
-        let metrics = MetricsEndpoint(core: core)
+        APNsRoutes(core: core, settings: settings.apns, loops: settings.loops).register(in: &router)
+        let metrics = MetricsEndpoint(core: core, loops: settings.loops)
         metrics.register(in: &router)
-        router.observer = { [requests = metrics.requests] route, method, status in
-            requests.record(route: route, method: method, status: status)
+        router.observer = { [requests = metrics.requests] route, method, status, loop in
+            requests.record(route: route, method: method, status: status, loop: loop)
         }
         self.router = router
         self.core = core

@@ -29,7 +29,7 @@ struct RequestAuthenticator: Sendable {
         }
         guard mode == .strict else { return nil }
         let (error, challenge): (GoogleError, String)
-        switch tokens.check(token, now: wallTime()) {
+        switch tokens.check(token, now: wallTime(), loop: request.connection?.loop ?? 0) {
         case .valid:
             return nil
         case .unknown:

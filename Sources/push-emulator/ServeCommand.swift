@@ -198,6 +198,7 @@ struct ServeCommand: ParsableCommand {
             maxPending: maxPending, senderID: senderId)
         settings.heartbeatSeconds = heartbeatSeconds
         settings.maxStreamsPerDevice = maxStreamsPerDevice
+        settings.loops = configuration.threads
         settings.debugRoutes = enableDebugRoutes
         settings.apns.auth = APNsAuthMode(rawValue: apnsAuth) ?? .any
         for key in apnsKey {

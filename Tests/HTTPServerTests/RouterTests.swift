@@ -39,18 +39,18 @@ final class RouterTests: XCTestCase {
         let seen = Mutex<[String]>([])
         var router = router()
         router.checkParameters = { parameters in parameters["project"] == "bad" ? .text(400, "bad project") : nil }
-        router.observer = { route, method, status in
-            seen.withLock { $0.append("\(method) \(route.template) \(route.number) \(status)") }
+        router.observer = { route, method, status, loop in
+            seen.withLock { $0.append("\(method) \(route.template) \(route.number) \(status) \(loop)") }
         }
         _ = router.handle(HTTPRequest(method: "POST", target: "/v1/projects/demo/messages:send"))
         _ = router.handle(HTTPRequest(method: "POST", target: "/v1/projects/bad/messages:send"))
         _ = router.handle(HTTPRequest(method: "GET", target: "/v1/projects/demo/messages:send"))
         _ = router.handle(HTTPRequest(method: "GET", target: "/nowhere/\(UInt64.random(in: 0...UInt64.max))"))
         XCTAssertEqual(seen.withLock { $0 }, [
-            "POST /v1/projects/{project}/messages:send 0 200",
-            "POST /v1/projects/{project}/messages:send 0 400",
-            "GET /v1/projects/{project}/messages:send 0 405",
-            "GET \(Router.unmatchedRoute) -1 404",
+            "POST /v1/projects/{project}/messages:send 0 200 0",
+            "POST /v1/projects/{project}/messages:send 0 400 0",
+            "GET /v1/projects/{project}/messages:send 0 405 0",
+            "GET \(Router.unmatchedRoute) -1 404 0",
         ])
     }
 

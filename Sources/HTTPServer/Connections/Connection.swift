@@ -80,7 +80,7 @@ final class Connection: LoopHandler {
     /// known, and made anew for the TLS connection inside a tunnel.
     var session: ConnectionSession {
         if let madeSession { return madeSession }
-        let made = ConnectionSession(serverName: tls?.serverName)
+        let made = ConnectionSession(serverName: tls?.serverName, loop: context.index)
         madeSession = made
         return made
     }

@@ -7,14 +7,18 @@ import Synchronization
 public final class ConnectionSession: Sendable {
     /// The host name the client asked for in TLS (SNI), if it sent one.
     public let serverName: String?
+    /// The number of the event loop the connection lives on (0 up to `threads` - 1), so that
+    /// what is counted per request can be counted in that loop's own storage.
+    public let loop: Int
     private let attachment = Locked<(AnyObject & Sendable)?>(nil)
     /// A new SETTINGS_MAX_CONCURRENT_STREAMS to send, or 0: an atomic, so that the HTTP/2
     /// handler's look after each request costs a load, not a lock.
     private let requestedStreamLimit = Atomic<UInt32>(0)
 
-    /// Makes the session of a new connection.
-    public init(serverName: String?) {
+    /// Makes the session of a new connection on event loop number `loop`.
+    public init(serverName: String?, loop: Int = 0) {
         self.serverName = serverName
+        self.loop = loop
     }
 
     /// The application's object for this connection, of type `Attachment`, made by `make` on

@@ -2,6 +2,8 @@
 /// and the access log. Confined to the loop's thread.
 final class LoopContext {
     let loop: EventLoop
+    /// The loop's number among the server's loops (0 up to `threads` - 1).
+    let index: Int
     let configuration: ServerConfiguration
     let handler: HTTPHandler
     let accessLog: AccessLog?
@@ -10,8 +12,9 @@ final class LoopContext {
     /// Set when the server is shutting down.
     var shuttingDown = false
 
-    init(loop: EventLoop, configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+    init(loop: EventLoop, index: Int, configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
         self.loop = loop
+        self.index = index
         self.configuration = configuration
         self.handler = handler
         accessLog = configuration.accessLog.map { AccessLog(format: $0, fd: configuration.accessLogFD) }

@@ -7,9 +7,10 @@ import Glibc
 public typealias HTTPHandler = @Sendable (consuming HTTPRequest) -> HTTPResponse
 
 /// Told of every request the router answers: the route that matched (its template, not the path,
-/// so that there are as many values as routes), the request's method, and the response's status.
-/// Runs on the connection's loop, after the handler.
-public typealias RouteObserver = @Sendable (_ route: MatchedRoute, _ method: String, _ status: Int) -> Void
+/// so that there are as many values as routes), the request's method, the response's status, and
+/// the number of the loop that read the request (`ConnectionSession.loop`; 0 for a request made by
+/// hand). Runs after the handler, on the connection's loop (a deferred answer's, where it answers).
+public typealias RouteObserver = @Sendable (_ route: MatchedRoute, _ method: String, _ status: Int, _ loop: Int) -> Void
 
 /// The route that answered a request, as `Router.observer` is told of it.
 public struct MatchedRoute: Sendable {
@@ -144,14 +145,15 @@ public struct Router: Sendable {
     public func handle(_ request: consuming HTTPRequest) -> HTTPResponse {
         guard let observer else { return route(request).response }
         let method = request.method
+        let loop = request.connection?.loop ?? 0
         let (response, matched) = route(request)
         if case .deferred(let start) = response.body {
             // Told when the answer comes, with its status.
             return .deferred { later in
-                start(later.observed { answer in observer(matched, method, answer.status) })
+                start(later.observed { answer in observer(matched, method, answer.status, loop) })
             }
         }
-        observer(matched, method, response.status)
+        observer(matched, method, response.status, loop)
         return response
     }
 

@@ -41,8 +41,8 @@ public final class AccessTokenIssuer: Sendable {
     public let lifetimeSeconds: Int64
     /// What tags a token's signed bytes.
     private let key: HMACSHA256
-    /// Tokens checked a moment ago, not tagged again.
-    private let recent = Locked(RecentAccessTokens())
+    /// Tokens checked a moment ago, not tagged again: each event loop remembers its own.
+    private let recent: PerLoop<RecentAccessTokens>
 
     /// What every token starts with, as Google's do.
     static let prefix = "ya29."
@@ -58,15 +58,16 @@ public final class AccessTokenIssuer: Sendable {
     static let textLength = prefix.utf8.count + (signedLength + tagLength) * 4 / 3
 
     /// An issuer whose tokens live `lifetimeSeconds` (at least 1), under a new random 256-bit key.
-    public convenience init(lifetimeSeconds: Int64 = 3600) {
-        self.init(lifetimeSeconds: lifetimeSeconds, key: Self.randomBytes(32))
+    public convenience init(lifetimeSeconds: Int64 = 3600, loops: Int = 1) {
+        self.init(lifetimeSeconds: lifetimeSeconds, key: Self.randomBytes(32), loops: loops)
     }
 
     /// An issuer whose tokens live `lifetimeSeconds` (at least 1), under `key` (tests: the
-    /// emulator makes a random one).
-    public init(lifetimeSeconds: Int64, key: [UInt8]) {
+    /// emulator makes a random one), checked on `loops` event loops.
+    public init(lifetimeSeconds: Int64, key: [UInt8], loops: Int = 1) {
         self.lifetimeSeconds = max(1, lifetimeSeconds)
         self.key = HMACSHA256(key: key)
+        recent = PerLoop(loops: loops) { RecentAccessTokens() }
     }
 
     /// Issues a new token for `scopes` at `now` (real time, milliseconds since the epoch).
@@ -80,17 +81,18 @@ public final class AccessTokenIssuer: Sendable {
         return IssuedAccessToken(token: Self.prefix + Base64URL.encode(bytes), expiresInSeconds: lifetimeSeconds - 1)
     }
 
-    /// What `token` is at `now` (real time, milliseconds since the epoch). A token is good until
-    /// its last millisecond: at `now` equal to its expiry it has expired. Expiry is told before scope.
-    public func check(_ token: some StringProtocol, now: Int64) -> AccessTokenCheck {
+    /// What `token` is at `now` (real time, milliseconds since the epoch), checked on event loop
+    /// number `loop`. A token is good until its last millisecond: at `now` equal to its expiry it
+    /// has expired. Expiry is told before scope.
+    public func check(_ token: some StringProtocol, now: Int64, loop: Int = 0) -> AccessTokenCheck {
         let text = String(token)
-        guard let entry = recent.withLock({ $0.entry(of: text) }) ?? verify(text) else { return .unknown }
+        guard let entry = recent.withLock(loop: loop, { $0.entry(of: text) }) ?? verify(text, loop: loop) else { return .unknown }
         if now >= entry.expiresAt { return .expired }
         return entry.hasMessagingScope ? .valid : .insufficientScope
     }
 
     /// What a token carries, when its tag is right; it is then remembered as checked.
-    private func verify(_ token: String) -> RecentAccessTokens.Entry? {
+    private func verify(_ token: String, loop: Int) -> RecentAccessTokens.Entry? {
         // Read as an array of the string's bytes (copied at once): walking a UTF-8 view goes byte
         // by byte through its indices.
         let text = Array(token.utf8)
@@ -102,7 +104,7 @@ public final class AccessTokenIssuer: Sendable {
         let entry = RecentAccessTokens.Entry(
             text: token, expiresAt: Int64(bitPattern: bytes[2..<10].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }),
             hasMessagingScope: bytes[1] == 1)
-        recent.withLock { $0.remember(entry) }
+        recent.withLock(loop: loop) { $0.remember(entry) }
         return entry
     }
 
