@@ -75,7 +75,8 @@ def test_the_message_log_keeps_the_compact_request_not_the_padding(start_emulato
 def test_a_delayed_send_keeps_what_it_answers_with_not_its_request(start_emulator):
     emulator = start_emulator()
     api = Api(emulator.http, "delayed")
-    fault = api.add_fault(delayMs=5000)
+    # Long enough for every send to be held while the memory is read (a busy machine is slow).
+    fault = api.add_fault(delayMs=20000)
     _, body = padded("news")
     request = send_request("delayed", body)
     held = 200
@@ -88,8 +89,10 @@ def test_a_delayed_send_keeps_what_it_answers_with_not_its_request(start_emulato
             sockets.append(sock)
             sock.sendall(request)
         assert wait_until(lambda: api.fault_state(fault)["fired"] == held, timeout=60)
+        # About 200 MB when each delayed send kept its body; a few hundred bytes each now, once the
+        # bodies just read are handed back (two seconds after the last: polled, not timed).
+        wait_until(lambda: emulator.rss_kib() - before < 48 * MIB, timeout=10)
         grown = emulator.rss_kib() - before
-        # About 200 MB when each delayed send kept its body; a few hundred bytes each now.
         assert grown < 48 * MIB, f"resident size grew by {grown} KiB with {held} delayed sends held"
         # The delays end and every send is performed and answered.
         for sock in sockets:
