@@ -36,12 +36,8 @@ let package = Package(
             providers: [.apt(["libgoogle-perftools-dev"])]
         ),
         .target(name: "CShims", dependencies: ["COpenSSL"]),
-        // The one lock type: Synchronization's Mutex, or under ThreadSanitizer (whose runtime
-        // cannot see Mutex's futex on Linux) a pthread mutex it can.
-        .target(
-            name: "Locking",
-            swiftSettings: sanitizer == "thread" ? [.define("TSAN_VISIBLE_LOCKS")] : []
-        ),
+        // The one lock type, a glibc mutex (Sources/Locking/Locked.swift says why not Mutex).
+        .target(name: "Locking"),
         // JSON and the byte-level code under it: the parser, the serializer, the word-at-a-time
         // byte tests, strings made in their inline form. Pure Swift, no domain rules.
         .target(name: "ByteCoding"),

@@ -1,37 +1,43 @@
-#if TSAN_VISIBLE_LOCKS
 import Glibc
-#else
-import Synchronization
-#endif
 
-#if TSAN_VISIBLE_LOCKS
-/// A value behind a lock, as the standard library's `Mutex`: this build is for ThreadSanitizer,
-/// which does not see the futex under `Mutex` on Linux and would report every access two threads
-/// make to a guarded value as a race, so a pthread mutex (which it intercepts) guards it here.
+/// A value behind a lock: glibc's default pthread mutex.
+///
+/// Not the standard library's `Mutex`: on Linux that is a priority-inheritance futex, which
+/// hands a contended lock straight to a sleeping waiter, so when the threads outnumber the
+/// cores every contended acquisition waits for that waiter to be scheduled, and the other
+/// threads queue behind it (a lock convoy: FCM sends at `--threads 8` on two cores fell to a
+/// quarter of their `--threads 2` rate). glibc's mutex lets a running thread take a lock
+/// that was just released. ThreadSanitizer intercepts it too, so every build uses this one
+/// type (docs/ARCHITECTURE.md, "Concurrency: what is locked where").
+///
+/// The mutex and the value live in memory of their own, so that neither moves and the value
+/// is changed through a pointer, without the run-time exclusivity check that a class's stored
+/// property would cost on every call.
 public final class Locked<Value: ~Copyable>: @unchecked Sendable {
-    private var value: Value
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
     /// Guards `value`.
     public init(_ value: consuming sending Value) {
-        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
     }
 
     deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
     /// Runs `body` on the value with the lock held.
-    public func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    @inlinable
+    public func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
-#else
-/// A value behind a lock: the standard library's `Mutex`. ThreadSanitizer builds use a pthread
-/// mutex instead (see the other branch of this file); `make sanitize` sets that up.
-public typealias Locked<Value: ~Copyable> = Mutex<Value>
-#endif

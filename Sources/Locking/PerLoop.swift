@@ -1,7 +1,3 @@
-#if !TSAN_VISIBLE_LOCKS
-import Synchronization
-#endif
-
 /// One value per event loop, each behind a lock of its own: what a request changes on its way
 /// (a counter, a small cache) lives in the value of the loop that read it, so requests of
 /// different loops never wait on one lock or move one cache line. The lock of a value is
