@@ -34,7 +34,7 @@ e2e-test: release
 	@scripts/install-deps.sh --python
 	PUSH_EMULATOR_BIN=$(BIN_RELEASE) $(E2E)
 
-## sanitize: the end-to-end tests against an AddressSanitizer build, then a ThreadSanitizer build (4 loop threads)
+## sanitize: the end-to-end tests against an AddressSanitizer build, then a ThreadSanitizer build (8 loop threads)
 sanitize: sanitize-address sanitize-thread
 
 sanitize-address: deps
@@ -45,7 +45,7 @@ sanitize-address: deps
 sanitize-thread: deps
 	@scripts/install-deps.sh --python
 	PUSH_EMULATOR_SANITIZER=thread $(SWIFT) build --sanitize=thread --scratch-path .build-tsan
-	PUSH_EMULATOR_SANITIZER=thread PUSH_EMULATOR_TEST_THREADS=4 PUSH_EMULATOR_BIN=$(BIN_TSAN) $(E2E)
+	PUSH_EMULATOR_SANITIZER=thread PUSH_EMULATOR_TEST_THREADS=8 PUSH_EMULATOR_BIN=$(BIN_TSAN) $(E2E)
 
 ## stress: bounded stress scenarios against the release binary (1M queued messages then reads, 500
 ## zero-window streams, the reconnect race, the descriptor limit, padded and delayed sends, clients

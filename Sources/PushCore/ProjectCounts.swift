@@ -1,4 +1,5 @@
-/// The counts `/metrics` reports of one project, or of all of them together (`ProjectTable.totals`).
+/// The counts `/metrics` reports of one project, or of several together (`ProjectDirectory`'s
+/// totals of each stripe).
 struct ProjectCounts: Sendable, Equatable {
     /// Registered devices.
     var devices = 0
@@ -15,6 +16,12 @@ struct ProjectCounts: Sendable, Equatable {
         devices = project.devices.count
         connectedDevices = project.streams.count
         deliveries = project.deliveries.counts
+    }
+
+    /// The counts of `project`, read where it is stored (a copy would retain and release its
+    /// every part).
+    static func of(_ project: inout ProjectState) -> ProjectCounts {
+        ProjectCounts(of: project)
     }
 
     /// Adds `added` and takes away `removed`.

@@ -1,5 +1,5 @@
 /// Everything the emulator keeps for one project: devices, their deliveries, the message log
-/// and open streams. Plain value; `PushEmulatorCore` guards it with its lock.
+/// and open streams. Plain value; its `ProjectSlot` guards it with the project's own lock.
 struct ProjectState: Sendable {
     /// How a send's target resolves to devices.
     enum Resolution {
@@ -37,6 +37,9 @@ struct ProjectState: Sendable {
     var nextSubscriptionSequence = 1
     /// The sequence of the next registered device (`insert` keeps it above every device's).
     var nextDeviceSequence = 1
+    /// The source of this project's generated tokens, `apns-id`s and fault draws, seeded from
+    /// the emulator's when the project is made (`ProjectDirectory`).
+    var random = SeededRandomNumberGenerator(seed: 0)
 
     init(projectID: String) {
         self.projectID = projectID
@@ -149,6 +152,14 @@ struct ProjectState: Sendable {
         while slot != devices.values.endIndex {
             devices.values[slot].messageLogSequences.removeAll()
             slot = devices.values.index(after: slot)
+        }
+    }
+
+    /// A generated registration token no device of the project uses.
+    mutating func unusedToken() -> String {
+        while true {
+            let token = RegistrationToken.generate(using: &random)
+            if devices[token] == nil, uninstalledTokens[token] == nil { return token }
         }
     }
 

@@ -11,13 +11,17 @@ extension PushEmulatorCore {
     public func apnsRecipient(
         deviceToken: String, bundleID: String?, defaultProject: String
     ) -> Result<APNsRecipient, APNsRecipientError> {
-        state.withLock { state in
+        do {
             let token = APNsDeviceToken.normalized(deviceToken)
-            // The project is read where it is stored (`ProjectTable.read`), and so is the
-            // device: a copy of either would retain and release its every part.
+            // The project is read where it is stored, under its lock, and so is the device: a
+            // copy of either would retain and release its every part.
             func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
-                let found = state.projects.read(id) { Self.lookUp(token, bundleID: bundleID, in: &$0) }
-                return found?.map { found in found.map { APNsRecipient(project: id, device: $0) } }
+                while let slot = directory.slot(id) {
+                    // Nil only when the project was removed meanwhile: look again.
+                    guard let found = slot.read({ Self.lookUp(token, bundleID: bundleID, in: &$0, slot: slot) }) else { continue }
+                    return found.map { found in found.map { APNsRecipient(project: id, device: $0) } }
+                }
+                return nil
             }
             // Registration keeps an APNs token unique within a project only: a device that can
             // take the push wins over another project's deleted device or device of another app.
@@ -32,7 +36,7 @@ extension PushEmulatorCore {
                 }
             }
             if let recipient = found(in: defaultProject) { return .success(recipient) }
-            for id in state.projectsByAPNsToken[token]?.ids ?? [] where id != defaultProject {
+            for id in indexes.projects(holdingAPNsToken: token) where id != defaultProject {
                 if let recipient = found(in: id) { return .success(recipient) }
             }
             if let refusal { return .failure(refusal) }
@@ -60,10 +64,10 @@ extension PushEmulatorCore {
     /// DeviceTokenNotForTopic, or nil when the project never had it. `inout` only so that the
     /// project is read in place.
     fileprivate static func lookUp(
-        _ token: String, bundleID: String?, in project: inout ProjectState
+        _ token: String, bundleID: String?, in project: inout ProjectState, slot: ProjectSlot
     ) -> Result<KnownDevice?, APNsRecipientError>? {
         if let fcmToken = project.tokenByAPNsToken[token] {
-            let device = KnownDevice(token: fcmToken)
+            let device = KnownDevice(token: fcmToken, in: slot)
             if let slot = project.devices.index(forKey: device.key) {
                 let deviceBundleID = ProjectState.read(&project.devices.values[slot]) { $0.bundleID }
                 if let bundleID, deviceBundleID != bundleID { return .failure(.notForTopic) }

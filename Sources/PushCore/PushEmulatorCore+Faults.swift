@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fault injection (`/emulator/v1/projects/{project}/faults`, docs/faults.md).
 extension PushEmulatorCore {
     /// Stores a fault for the project; it applies to the project's next sends.
@@ -7,65 +5,63 @@ extension PushEmulatorCore {
     ///   `CounterExhausted`'s 500 when its fault ids are used up (docs/state.md).
     @discardableResult
     public func addFault(project: String, _ spec: FaultSpec) throws(GoogleError) -> Fault {
-        try state.withLock { state throws(GoogleError) in
-            if let count = state.projects[project]?.faults.faults.count, count >= FaultTable.maximumCount {
-                throw GoogleError(
+        try withProject(creating: project) { projectState -> Result<Fault, GoogleError> in
+            let count = projectState.faults.faults.count
+            if count >= FaultTable.maximumCount {
+                return .failure(GoogleError(
                     status: .failedPrecondition,
-                    message: "Project \(project) has \(count) faults, the most a project keeps; delete some first.")
+                    message: "Project \(project) has \(count) faults, the most a project keeps; delete some first."))
             }
-            if let exhausted = Counter.check(.faultID, at: state.projects[project]?.faults.nextFaultID ?? 1) {
-                throw exhausted.googleError
+            if let exhausted = Counter.check(.faultID, at: projectState.faults.nextFaultID) {
+                return .failure(exhausted.googleError)
             }
-            let seed = state.identifiers.random.next()
-            let fault = state.projects[project, default: ProjectState(projectID: project)].faults.add(spec, seed: seed)
-            state.noteAdded(fault, in: project)
-            faultsPresent.store(true, ordering: .relaxed)
-            return fault
-        }
+            let seed = projectState.random.next()
+            let fault = projectState.faults.add(spec, seed: seed)
+            indexes.noteAdded(fault, in: project)
+            return .success(fault)
+        }.get()
     }
 
     /// A page of the project's faults, oldest first.
     public func faults(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<Fault> {
-        let faults = state.withLock { $0.projects[project]?.faults.faults ?? [] }
+        let faults = withProject(project) { $0.faults.faults } ?? []
         return try page.page(of: faults, position: \.id)
     }
 
     /// One fault by id, or nil.
     public func fault(project: String, id: Int) -> Fault? {
-        state.withLock { $0.projects[project]?.faults.fault(id: id) }
+        withProject(project) { $0.faults.fault(id: id) } ?? nil
     }
 
     /// Deletes one fault; false when there is none with this id.
     @discardableResult
     public func deleteFault(project: String, id: Int) -> Bool {
-        state.withLock { state in
-            guard let removed = state.projects[project]?.faults.remove(id: id) else { return false }
-            state.noteRemoved([removed], from: project, remaining: state.projects[project]!.faults)
-            Self.noteFaults(in: state, flag: faultsPresent)
+        withProject(project) { projectState in
+            guard let removed = projectState.faults.remove(id: id) else { return false }
+            indexes.noteRemoved([removed], from: project, remaining: projectState.faults)
             return true
-        }
+        } ?? false
     }
 
     /// Deletes every fault of the project.
     public func deleteFaults(project: String) {
-        state.withLock { state in
-            guard let removed = state.projects[project]?.faults.faults else { return }
-            state.projects[project]!.faults.removeAll()
-            state.noteRemoved(removed, from: project, remaining: FaultTable())
-            Self.noteFaults(in: state, flag: faultsPresent)
+        withProject(project) { projectState in
+            let removed = projectState.faults.faults
+            projectState.faults.removeAll()
+            indexes.noteRemoved(removed, from: project, remaining: FaultTable())
         }
     }
 
     /// The fault that fires on this attempt, counted (nil: the send goes on as usual). Costs
     /// one atomic read while no project has a fault.
     public func fireFault(project: String, on send: FaultedSend) -> FiredFault? {
-        guard faultsPresent.load(ordering: .relaxed) else { return nil }
-        return state.withLock { state in
-            guard state.projects[project]?.faults.isEmpty == false else { return nil }
-            let fired = state.projects[project]?.faults.fire(on: send)
-            if fired != nil { state.faultsFired[send.isAPNs ? .apns : .fcm, default: 0] += 1 }
-            return fired
-        }
+        guard indexes.faultsPresent.load(ordering: .relaxed) else { return nil }
+        let fired = readProject(project) { projectState -> FiredFault? in
+            guard !projectState.faults.isEmpty else { return nil }
+            return projectState.faults.fire(on: send)
+        } ?? nil
+        if fired != nil { faultsFired.count(send.isAPNs ? .apns : .fcm) }
+        return fired
     }
 
     /// The fault that fires on a token request of `serviceAccount` (the assertion's `iss`),
@@ -74,18 +70,11 @@ extension PushEmulatorCore {
     /// in project-id order, each project's oldest first. Not counted in `faultsFired` (send
     /// faults only).
     public func fireFault(onTokenRequestOf serviceAccount: String) -> FiredFault? {
-        guard faultsPresent.load(ordering: .relaxed) else { return nil }
-        return state.withLock { state in
-            let attempt = FaultedSend.tokenRequest(serviceAccount: serviceAccount)
-            for project in state.projectsByFaultedServiceAccount[serviceAccount]?.ids ?? [] {
-                if let fired = state.projects[project]?.faults.fire(on: attempt) { return fired }
-            }
-            return nil
+        guard indexes.faultsPresent.load(ordering: .relaxed) else { return nil }
+        let attempt = FaultedSend.tokenRequest(serviceAccount: serviceAccount)
+        for project in indexes.projects(faultingServiceAccount: serviceAccount) {
+            if let fired = withProject(project, { $0.faults.fire(on: attempt) }) ?? nil { return fired }
         }
-    }
-
-    /// Updates the flag that lets sends skip the lock while no project has a fault.
-    static func noteFaults(in state: CoreState, flag: borrowing Atomic<Bool>) {
-        flag.store(state.faultCount > 0, ordering: .relaxed)
+        return nil
     }
 }

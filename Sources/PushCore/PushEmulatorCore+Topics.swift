@@ -4,12 +4,10 @@ extension PushEmulatorCore {
     /// Subscribes a registration to a topic. In lenient token mode an unknown well-formed token
     /// is registered first, as a send to it would register it.
     public func subscribe(project: String, registration: String, topic: String) -> Result<TopicSubscription, SubscriptionError> {
-        state.withLock { state in
-            guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
-            let now = state.clock.now
-            var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
-            defer { state.projects[project] = projectState }
-            switch projectState.subscriptionTarget(registration, mode: state.configuration.tokenMode) {
+        guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
+        let now = self.now
+        return withProject(creating: project) { projectState -> Result<TopicSubscription, SubscriptionError> in
+            switch projectState.subscriptionTarget(registration, mode: configuration.tokenMode) {
             case .failure(let error):
                 return .failure(error)
             case .success(.new(let token)):
@@ -20,7 +18,7 @@ extension PushEmulatorCore {
                     return .failure(.counterExhausted(exhausted))
                 }
                 projectState.insert(projectState.makeDevice(
-                    token: token, apnsToken: nil, platform: .ios, bundleID: state.configuration.defaultBundleID,
+                    token: token, apnsToken: nil, platform: .ios, bundleID: configuration.defaultBundleID,
                     appState: .background, now: now))
             case .success(.existing):
                 break
@@ -31,14 +29,12 @@ extension PushEmulatorCore {
 
     /// Removes a subscription; `.notSubscribed` when there is none.
     public func unsubscribe(project: String, registration: String, topic: String) -> Result<Void, SubscriptionError> {
-        state.withLock { state in
-            guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
-            let lookup = (state.projects[project] ?? ProjectState(projectID: project)).subscribedDevice(registration)
+        guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
+        return withProject(project) { projectState -> Result<Void, SubscriptionError> in
+            let lookup = projectState.subscribedDevice(registration)
             if case .failure(let error) = lookup { return .failure(error) }
-            var projectState = state.projects.removeValue(forKey: project)!
-            defer { state.projects[project] = projectState }
             return projectState.unsubscribe(token: registration, from: topic)
-        }
+        } ?? ProjectState(projectID: project).subscribedDevice(registration).map { _ in () }
     }
 
     /// One subscription of a registration.
@@ -51,12 +47,12 @@ extension PushEmulatorCore {
 
     /// A registration's subscriptions, oldest first.
     public func subscriptions(project: String, registration: String) -> Result<[TopicSubscription], SubscriptionError> {
-        state.withLock { state in
-            let projectState = state.projects[project] ?? ProjectState(projectID: project)
-            return projectState.subscribedDevice(registration).map { device in
+        func read(_ projectState: ProjectState) -> Result<[TopicSubscription], SubscriptionError> {
+            projectState.subscribedDevice(registration).map { device in
                 device.subscriptions.values.sorted { $0.sequence < $1.sequence }
             }
         }
+        return withProject(project) { read($0) } ?? read(ProjectState(projectID: project))
     }
 
     /// A page of a registration's subscriptions, oldest first.
@@ -71,7 +67,7 @@ extension PushEmulatorCore {
 
     /// A page of the project's topics, in order of creation, with their subscriber counts.
     public func topics(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<TopicSummary> {
-        let topics = state.withLock { $0.projects[project]?.topicsInOrder ?? [] }
+        let topics = withProject(project) { $0.topicsInOrder } ?? []
         return try page.page(of: topics, position: \.sequence)
     }
 
@@ -82,24 +78,27 @@ extension PushEmulatorCore {
     /// the call names no project to register them in. Subscribing an already subscribed token,
     /// or unsubscribing one that is not, succeeds. Returns one result per token, in order.
     public func batchSubscription(tokens: [String], topic: String, subscribe: Bool) -> [SubscriptionError?] {
-        state.withLock { state in
-            let now = state.clock.now
-            return tokens.map { token -> SubscriptionError? in
-                guard TopicLimits.isValidName(topic) else { return .invalidTopicName(topic) }
+        let now = self.now
+        return tokens.map { token -> SubscriptionError? in
+            guard TopicLimits.isValidName(topic) else { return .invalidTopicName(topic) }
+            // Found, then changed under the project's lock, where the device is looked up again:
+            // it may have gone in between (then the token is looked for again).
+            while true {
                 let project: String
-                switch state.project(holdingToken: token) {
+                switch self.project(holdingToken: token) {
                 case .success(let found): project = found
                 case .failure(let error): return error
                 }
-                var projectState = state.projects.removeValue(forKey: project)!
-                defer { state.projects[project] = projectState }
-                let result =
-                    subscribe
-                    ? projectState.subscribe(token: token, to: topic, now: now).map { _ in () }
-                    : projectState.unsubscribe(token: token, from: topic)
+                let result = withProject(project) { projectState -> Result<Void, SubscriptionError>? in
+                    guard projectState.devices[token] != nil else { return nil }
+                    return subscribe
+                        ? projectState.subscribe(token: token, to: topic, now: now).map { _ in () }
+                        : projectState.unsubscribe(token: token, from: topic)
+                } ?? nil
                 switch result {
-                case .success, .failure(.alreadySubscribed), .failure(.notSubscribed): return nil
-                case .failure(let error): return error
+                case nil: continue
+                case .success?, .failure(.alreadySubscribed)?, .failure(.notSubscribed)?: return nil
+                case .failure(let error)?: return error
                 }
             }
         }
@@ -107,18 +106,25 @@ extension PushEmulatorCore {
 
     /// The device holding `token` and its project, for `GET /iid/info/{token}`.
     public func instance(token: String) -> Result<(project: String, device: Device), SubscriptionError> {
-        state.withLock { state in
-            state.project(holdingToken: token).map { project in (project, state.projects[project]!.devices[token]!) }
+        while true {
+            let found = project(holdingToken: token).map { project -> (project: String, device: Device)? in
+                guard let device = withProject(project, { $0.devices[token] }) ?? nil else { return nil }
+                return (project, device)
+            }
+            switch found {
+            case .success(let instance?): return .success(instance)
+            case .success(nil): continue  // the device went between the two looks
+            case .failure(let error): return .failure(error)
+            }
         }
     }
-}
 
-extension CoreState {
-    /// The project whose device has this token (projects in name order, so the answer is stable).
+    /// The project whose device has this token (projects in name order, so the answer is stable),
+    /// each project read under its own lock in turn.
     func project(holdingToken token: String) -> Result<String, SubscriptionError> {
-        let names = projects.keys.sorted()
-        if let name = names.first(where: { projects[$0]!.devices[token] != nil }) { return .success(name) }
-        if let at = names.lazy.compactMap({ self.projects[$0]!.uninstalledTokens[token] }).first {
+        let slots = directory.slots
+        if let slot = slots.first(where: { $0.withState({ $0.devices[token] != nil }) == true }) { return .success(slot.id) }
+        if let at = slots.lazy.compactMap({ $0.withState({ $0.uninstalledTokens[token] }) ?? nil }).first {
             return .failure(.uninstalled(at: at))
         }
         return .failure(RegistrationToken.isWellFormed(token) ? .registrationNotFound : .malformedRegistration)

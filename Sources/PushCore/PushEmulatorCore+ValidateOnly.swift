@@ -8,25 +8,25 @@ extension PushEmulatorCore {
         project: String, target: MessageTarget,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> Result<TargetStatus, Failure> {
-        state.withLock { state in
-            let projectState = state.projects[project] ?? ProjectState(projectID: project)
-            var bundleID = state.configuration.defaultBundleID
-            switch projectState.resolve(target, mode: state.configuration.tokenMode) {
+        let now = self.now
+        func check(_ projectState: ProjectState) -> Result<TargetStatus, Failure> {
+            var bundleID = configuration.defaultBundleID
+            switch projectState.resolve(target, mode: configuration.tokenMode) {
             case .unreachable(let reason): return .success(.unreachable(reason))
             case .device(let slot): bundleID = projectState.devices.values[slot].bundleID
             case .devices, .newDevice: break
             }
-            // A copy of the generator: the id the next send gets, left for it.
-            var messageIDs = state.identifiers.messageIDs
-            let name = messageIDs.makeName(project: project)
+            // The id the next send gets, left for it.
+            let name = MessageName(project: project, id: counters.upcomingMessageID)
             // Any apns-id will do (it is a header, not part of the payload), and one from the
             // emulator's own generator would shift the ids later sends get.
             var placeholder = SeededRandomNumberGenerator(seed: 0)
             let context = DeliveryContext(
                 messageName: name, bundleID: bundleID,
-                senderID: state.configuration.senderID ?? projectState.derivedSenderID,
-                generatedAPNsID: RandomUUID(using: &placeholder), now: state.clock.now)
+                senderID: configuration.senderID ?? projectState.derivedSenderID,
+                generatedAPNsID: RandomUUID(using: &placeholder), now: now)
             return makeNotification(context).map { _ in .deliverable }
         }
+        return withProject(project) { check($0) } ?? check(ProjectState(projectID: project))
     }
 }

@@ -1,131 +1,159 @@
 import ByteCoding
 import Locking
-import Synchronization
 
-/// The emulator's domain behind one lock: devices, queues, the message log and the clock.
-/// Every HTTP route calls into this; listeners of open streams are called after the lock is
-/// released, so they may call back in.
+/// The emulator's domain: devices, queues, the message log and the clock. Every HTTP route
+/// calls into this; listeners of open streams are called after every lock is released, so
+/// they may call back in.
+///
+/// Partitioned so that unrelated work never waits on one lock (docs/ARCHITECTURE.md,
+/// "Concurrency: what is locked where"): each project behind its own lock (`ProjectSlot`), found
+/// in a striped `ProjectDirectory`; message ids, delivery numbers and the clock's offset in
+/// atomics; the indexes across projects behind a lock that only registrations, faults and
+/// pushes to another project's device take.
 public final class PushEmulatorCore: Sendable {
-    let state: Locked<CoreState>
-    /// Whether any project has a fault; written under the lock, read without it by every send.
-    let faultsPresent = Atomic<Bool>(false)
+    /// The settings the emulator runs with.
+    public let configuration: PushCoreConfiguration
+    let sharedClock: SharedClock
+    let counters: IdentifierCounters
+    let directory: ProjectDirectory
+    let indexes: CrossProjectIndexes
+    /// Faults fired since the start, by the API of the send they answered (kept through resets:
+    /// `/metrics` counts them). Faults fire rarely: an atomic each is enough.
+    let faultsFired: FaultsFired
 
     /// Makes an empty emulator.
     /// - Parameters:
     ///   - wallTime: milliseconds since the epoch (the CLI passes the system time; tests a fixed one).
-    ///   - random: the source of generated tokens and `apns-id`s. By default a fast generator
-    ///     seeded once from the system's: a system call per `apns-id` would cost more than the
-    ///     rest of a send, and these ids need to be unique, not secret.
+    ///   - random: the source that seeds each project's generated tokens and `apns-id`s. By
+    ///     default a fast generator seeded once from the system's: a system call per `apns-id`
+    ///     would cost more than the rest of a send, and these ids need to be unique, not secret.
     public init(
         configuration: PushCoreConfiguration = PushCoreConfiguration(),
         wallTime: @escaping @Sendable () -> Int64,
         random: some RandomNumberGenerator & Sendable = SeededRandomNumberGenerator(
             seed: UInt64.random(in: .min ... .max))
     ) {
-        state = Locked(CoreState(configuration: configuration, clock: EmulatorClock(wallTime: wallTime), random: random))
+        self.configuration = configuration
+        sharedClock = SharedClock(wallTime: wallTime)
+        counters = IdentifierCounters(wallTimeMilliseconds: wallTime())
+        directory = ProjectDirectory(random: random)
+        indexes = CrossProjectIndexes()
+        faultsFired = FaultsFired()
     }
 
-    /// The settings the emulator runs with.
-    public var configuration: PushCoreConfiguration { state.withLock { $0.configuration } }
+    /// Runs `body` on project `id`, made (empty) when there is none, with its lock held.
+    func withProject<Result>(creating id: String, _ body: (inout ProjectState) -> Result) -> Result {
+        while true {
+            // Nil only when the project was removed between finding its slot and locking it.
+            if let result = directory.slot(creating: id).withState(body) { return result }
+        }
+    }
+
+    /// Runs `body` on project `id` with its lock held; nil when there is no such project.
+    func withProject<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
+        while let slot = directory.slot(id) {
+            if let result = slot.withState(body) { return result }
+        }
+        return nil
+    }
+
+    /// `withProject(_:_:)` for a `body` that changes none of the project's counts (`ProjectSlot.read`).
+    func readProject<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
+        while let slot = directory.slot(id) {
+            if let result = slot.read(body) { return result }
+        }
+        return nil
+    }
 
     // MARK: Clock
 
     /// The emulator's current time.
-    public var now: Timestamp { state.withLock { $0.clock.now } }
+    public var now: Timestamp { sharedClock.now }
 
     /// The clock as `GET /emulator/v1/clock` shows it.
-    public var clock: EmulatorClock { state.withLock { $0.clock } }
+    public var clock: EmulatorClock { sharedClock.value }
 
     /// Moves the clock by `seconds`; returns the new time.
     @discardableResult
     public func advanceClock(seconds: Int64) -> Timestamp {
-        state.withLock { state in
-            state.clock.advance(seconds: seconds)
-            return state.clock.now
-        }
+        sharedClock.advance(seconds: seconds)
     }
 
     /// Returns the clock to wall time.
     public func resetClock() {
-        state.withLock { $0.clock.reset() }
+        sharedClock.set(offsetSeconds: 0)
     }
 
     /// The numeric sender id of `project` (`--sender-id`, or derived from the project id).
     public func senderID(forProject project: String) -> String {
-        state.withLock { $0.senderID(forProject: project) }
+        configuration.senderID ?? SenderID.derived(fromProjectID: project)
     }
 
     // MARK: Devices
 
     /// Registers a device (`POST .../devices`); a token is generated when none is given.
     public func registerDevice(project: String, _ registration: DeviceRegistration) -> Result<Device, DeviceRegistrationError> {
-        state.withLock { state in
-            let now = state.clock.now
-            // Taken out of the dictionary while it changes: a copy left behind would make every
-            // mutation copy the whole project (its deliveries) — quadratic over a long queue.
-            var projectState = state.projects.removeValue(forKey: project) ?? ProjectState(projectID: project)
-            defer { state.projects[project] = projectState }
-            let token = registration.token ?? state.identifiers.unusedToken(in: projectState)
+        let now = self.now
+        return withProject(creating: project) { projectState in
+            let token = registration.token ?? projectState.unusedToken()
             if let error = projectState.check(registration, token: token) { return .failure(error) }
             let device = projectState.makeDevice(
                 token: token, apnsToken: registration.apnsToken, platform: registration.platform,
-                bundleID: registration.bundleID ?? state.configuration.defaultBundleID,
+                bundleID: registration.bundleID ?? configuration.defaultBundleID,
                 appState: registration.appState, now: now)
             projectState.insert(device)
-            if let apnsToken = device.apnsToken { state.noteAPNsToken(apnsToken, in: project) }
+            if let apnsToken = device.apnsToken { indexes.noteAPNsToken(apnsToken, in: project) }
             return .success(device)
         }
     }
 
     /// A page of the project's devices, in registration order.
     public func devices(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<Device> {
-        let devices = state.withLock { state -> [Device] in
-            let now = state.clock.now
-            state.projects[project]?.expireDue(at: now)
-            return state.projects[project]?.devicesInOrder ?? []
-        }
+        let now = self.now
+        let devices = withProject(project) { projectState -> [Device] in
+            projectState.expireDue(at: now)
+            return projectState.devicesInOrder
+        } ?? []
         return try page.page(of: devices, position: \.sequence)
     }
 
     /// One device, by FCM token.
     public func device(project: String, token: String) -> Result<Device, DeviceLookupError> {
-        state.withLock { state in
-            let now = state.clock.now
-            state.projects[project]?.expireDue(at: now)
-            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+        let now = self.now
+        return withProject(project) { projectState -> Result<Device, DeviceLookupError> in
+            projectState.expireDue(at: now)
             guard let device = projectState.devices[token] else {
                 return .failure(projectState.lookupError(token: token))
             }
             return .success(device)
-        }
+        } ?? .failure(.notFound)
     }
 
     /// Changes a device's app state and/or bundle id (`PATCH .../devices/{token}`).
     public func updateDevice(
         project: String, token: String, appState: AppState? = nil, bundleID: String? = nil
     ) -> Result<Device, DeviceLookupError> {
-        state.withLock { state in
-            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+        withProject(project) { projectState -> Result<Device, DeviceLookupError> in
             guard var device = projectState.devices[token] else {
                 return .failure(projectState.lookupError(token: token))
             }
             if let appState { device.appState = appState }
             if let bundleID { device.bundleID = bundleID }
-            state.projects[project]?.devices[token] = device
+            projectState.devices[token] = device
             return .success(device)
-        }
+        } ?? .failure(.notFound)
     }
 
     /// Deletes a device as if its app were uninstalled: later sends to it are UNREGISTERED
     /// (in both token modes), its stored deliveries are dropped and its streams end.
     public func uninstallDevice(project: String, token: String) -> Result<Void, DeviceLookupError> {
-        let closed = state.withLock { state -> Result<[StreamSubscriber], DeviceLookupError> in
-            let now = state.clock.now
-            guard let subscribers = state.projects[project]?.uninstall(token: token, now: now) else {
-                return .failure(state.projects[project]?.lookupError(token: token) ?? .notFound)
+        let now = self.now
+        let closed = withProject(project) { projectState -> Result<[StreamSubscriber], DeviceLookupError> in
+            guard let subscribers = projectState.uninstall(token: token, now: now) else {
+                return .failure(projectState.lookupError(token: token))
             }
             return .success(subscribers)
-        }
+        } ?? .failure(.notFound)
         return closed.map { subscribers in
             for subscriber in subscribers { subscriber.close() }
         }
@@ -139,9 +167,11 @@ public final class PushEmulatorCore: Sendable {
     /// well-formed token), builds each device's notification with `makeNotification`, applies
     /// the queue rules, logs it, and hands it to open streams.
     ///
-    /// `makeNotification` runs under the lock: it must be pure (for FCM: convert, measure, check
-    /// the size) and must not call back into the emulator. If it fails for any device, nothing is
-    /// stored, registered or logged.
+    /// `makeNotification` must be pure (for FCM: convert, measure, check the size) and must not
+    /// call back into the emulator: for a send to one stored device it runs outside the project's
+    /// lock, between two short turns under it (`ProjectState+PreparedSend`), and may run again if
+    /// the device changed meanwhile; for other sends, under the lock. If it fails for any device,
+    /// nothing is stored, registered or logged.
     /// - Parameters:
     ///   - requestBody: the request as the sender wrote it (JSON), for the message log, which
     ///     keeps it as `LoggedRequestBody.kept(_:)` says.
@@ -184,17 +214,46 @@ public final class PushEmulatorCore: Sendable {
         knownDevice: KnownDevice?,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
-        let (outcome, notified) = state.withLock { state -> (SendOutcome<Failure>, [StreamSubscriber]) in
-            let configuration = state.configuration
-            let now = state.clock.now
-            // Changed in place in the dictionary: no copy of the project (its deliveries) is
-            // left behind to make a mutation copy it, and its key is hashed once.
-            return CoreState.accept(
-                into: &state.projects[project, default: ProjectState(projectID: project)],
-                projectsByAPNsToken: &state.projectsByAPNsToken, identifiers: &state.identifiers, configuration: configuration, now: now, target: target,
-                origin: origin, requestBody: requestBody, implicitBundleID: implicitBundleID,
-                knownDevice: knownDevice, makeNotification: makeNotification)
+        let now = self.now
+        // The project the device was found in a moment ago, unless it was removed since.
+        var slot = knownDevice?.slot.flatMap { $0.id == project ? $0 : nil } ?? directory.slot(creating: project)
+        var sent: (SendOutcome<Failure>, [StreamSubscriber])?
+        while sent == nil {
+            // Nil when the project was removed between finding its slot and locking it.
+            let preparation = slot.read {
+                $0.prepare(target: target, knownDevice: knownDevice, counters: counters, configuration: configuration, now: now)
+            }
+            switch preparation {
+            case nil:
+                break
+            case .unreachable(let reason)?:
+                return .unreachable(reason)
+            case .exhausted(let exhausted)?:
+                return .exhausted(exhausted)
+            case .underLock?:
+                sent = slot.withState { projectState in
+                    projectState.accept(
+                        counters: counters, indexes: indexes, configuration: configuration, now: now, target: target,
+                        origin: origin, requestBody: requestBody, implicitBundleID: implicitBundleID,
+                        knownDevice: knownDevice, makeNotification: makeNotification)
+                }
+            case .convertOutside(let prepared)?:
+                let notification: APNsNotification
+                switch makeNotification(prepared.context) {
+                case .success(let made): notification = made
+                case .failure(let failure): return .rejected(failure)
+                }
+                // Nil (twice) when the project or the device went meanwhile, or the device's
+                // bundle id changed: the send starts again.
+                sent = slot.withState { projectState in
+                    projectState.commit(
+                        prepared, notification, target: target, origin: origin, requestBody: requestBody,
+                        counters: counters, configuration: configuration)
+                } ?? nil
+            }
+            if sent == nil { slot = directory.slot(creating: project) }
         }
+        let (outcome, notified) = sent!
         for subscriber in notified { subscriber.drain() }
         return outcome
     }
@@ -218,13 +277,11 @@ public final class PushEmulatorCore: Sendable {
     /// A short connection (`:connect`): applies the connect rules and returns what the device
     /// receives; the device is offline again afterwards.
     public func connect(project: String, token: String) -> Result<[DeviceEvent], DeviceLookupError> {
-        state.withLock { state in
-            let now = state.clock.now
-            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+        let now = self.now
+        return withProject(project) { projectState -> Result<[DeviceEvent], DeviceLookupError> in
             guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
-            return .success(
-                state.projects[project]!.connect(token: token, now: now, configuration: state.configuration).map(\.event))
-        }
+            return .success(projectState.connect(token: token, now: now, configuration: configuration).map(\.event))
+        } ?? .failure(.notFound)
     }
 
     /// Opens a long connection (`:stream`). The connect rules run first; their events, then every
@@ -234,22 +291,19 @@ public final class PushEmulatorCore: Sendable {
     public func attachStream(
         project: String, token: String, listener: @escaping @Sendable (DeviceEvent, StreamReceipt) -> Void
     ) -> Result<DeviceStream, DeviceLookupError> {
-        let attached = state.withLock { state -> Result<StreamSubscriber, DeviceLookupError> in
-            let now = state.clock.now
-            guard let projectState = state.projects[project] else { return .failure(.notFound) }
+        let now = self.now
+        let attached = withProject(project) { projectState -> Result<StreamSubscriber, DeviceLookupError> in
             guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
-            let id = state.nextSubscriberID
+            let id = counters.takeSubscriberID()
             let subscriber = StreamSubscriber(id: id, listener: listener) { [weak self] handOver, sent in
                 self?.finishHandOver(project: project, token: token, handOver, sent: sent, by: id)
             }
-            state.nextSubscriberID += 1
-            let events = state.projects[project]!.connect(
-                token: token, now: now, configuration: state.configuration, handingOver: true)
+            let events = projectState.connect(token: token, now: now, configuration: configuration, handingOver: true)
             subscriber.post(events.map { ($0.event, $0.handOver) })
-            state.projects[project]!.streams[token, default: []].append(subscriber)
-            state.projects[project]!.devices[token]!.isConnected = true
+            projectState.streams[token, default: []].append(subscriber)
+            projectState.devices[token]!.isConnected = true
             return .success(subscriber)
-        }
+        } ?? .failure(.notFound)
         return attached.map { subscriber in
             subscriber.drain()
             return DeviceStream(core: self, project: project, token: token, subscriber: subscriber)
@@ -258,25 +312,24 @@ public final class PushEmulatorCore: Sendable {
 
     /// Called through a `StreamReceipt`.
     private func finishHandOver(project: String, token: String, _ handOver: HandOver, sent: Bool, by subscriberID: Int) {
-        let notified = state.withLock { state in
-            let now = state.clock.now
-            return state.projects[project]?.finishHandOver(token: token, handOver, sent: sent, by: subscriberID, at: now) ?? []
-        }
+        let now = self.now
+        let notified = withProject(project) { projectState in
+            projectState.finishHandOver(token: token, handOver, sent: sent, by: subscriberID, at: now)
+        } ?? []
         for subscriber in notified { subscriber.drain() }
     }
 
     /// Called by `DeviceStream.close()`.
     func detach(project: String, token: String, subscriberID: Int) {
-        state.withLock { state in
-            let now = state.clock.now
-            guard var subscribers = state.projects[project]?.streams[token],
-                subscribers.contains(where: { $0.id == subscriberID })
+        let now = self.now
+        withProject(project) { projectState in
+            guard var subscribers = projectState.streams[token], subscribers.contains(where: { $0.id == subscriberID })
             else { return }
             subscribers.removeAll { $0.id == subscriberID }
-            state.projects[project]!.streams[token] = subscribers.isEmpty ? nil : subscribers
-            if subscribers.isEmpty, state.projects[project]!.devices[token] != nil {
-                state.projects[project]!.devices[token]!.isConnected = false
-                state.projects[project]!.devices[token]!.lastConnectedAt = now
+            projectState.streams[token] = subscribers.isEmpty ? nil : subscribers
+            if subscribers.isEmpty, projectState.devices[token] != nil {
+                projectState.devices[token]!.isConnected = false
+                projectState.devices[token]!.lastConnectedAt = now
             }
         }
     }
@@ -287,11 +340,8 @@ public final class PushEmulatorCore: Sendable {
     public func messages(
         project: String, filter: MessageLogFilter = MessageLogFilter(), page: PageRequest = PageRequest()
     ) throws(PagingError) -> Page<LoggedMessage> {
-        let result = state.withLock { state -> Result<Page<LoggedMessage>, PagingError> in
-            let now = state.clock.now
-            state.projects[project]?.expireDue(at: now)
-            // An unknown project reads as an empty one, paging errors included.
-            let projectState = state.projects[project] ?? ProjectState(projectID: project)
+        let now = self.now
+        func read(_ projectState: ProjectState) -> Result<Page<LoggedMessage>, PagingError> {
             do throws(PagingError) {
                 let sequencesOfToken = filter.token.map(projectState.messageLogSequences(of:)) ?? ChunkedArray()
                 return .success(
@@ -302,14 +352,17 @@ public final class PushEmulatorCore: Sendable {
                 return .failure(error)
             }
         }
-        return try result.get()
+        let result = withProject(project) { projectState in
+            projectState.expireDue(at: now)
+            return read(projectState)
+        }
+        // An unknown project reads as an empty one, paging errors included.
+        return try (result ?? read(ProjectState(projectID: project))).get()
     }
 
     /// Empties the project's message log (stored deliveries stay queued).
     public func clearMessages(project: String) {
-        state.withLock { state in
-            guard var projectState = state.projects.removeValue(forKey: project) else { return }
-            defer { state.projects[project] = projectState }
+        withProject(project) { projectState in
             projectState.clearMessageLog()
             let stillPending = Set(projectState.devices.values.flatMap { Array($0.pendingDeliveryNumbers) + $0.handedOver.keys })
             projectState.deliveries.removeAll { !stillPending.contains($0.number) }
@@ -319,12 +372,8 @@ public final class PushEmulatorCore: Sendable {
 
     /// Forgets a project: devices, uninstalled tokens, queues, log, faults; its streams end.
     public func resetProject(_ project: String) {
-        let removed = state.withLock { state in
-            defer { Self.noteFaults(in: state, flag: faultsPresent) }
-            let removed = state.projects.removeValue(forKey: project)
-            if let removed { state.forgetIndexes(of: removed) }
-            return removed
-        }
+        let removed = directory.remove(project)
+        if let removed { indexes.forget(removed) }
         for subscriber in removed?.streams.values.flatMap({ $0 }) ?? [] { subscriber.close() }
     }
 
@@ -332,14 +381,10 @@ public final class PushEmulatorCore: Sendable {
     /// delivery numbers from 1 and message ids from wall time, as in a new process (an imported
     /// snapshot's counters, however far on, are gone with it; docs/state.md).
     public func resetAll() {
-        let removed = state.withLock { state in
-            defer {
-                state.replaceProjects(with: [:])
-                state.clock.reset()
-                state.identifiers.resetCounters(wallTimeMilliseconds: state.clock.wallTime())
-                faultsPresent.store(false, ordering: .relaxed)
-            }
-            return Array(state.projects.values)
+        let removed = directory.replaceAll(with: [:]) {
+            indexes.rebuild(from: [])
+            sharedClock.set(offsetSeconds: 0)
+            counters.reset(wallTimeMilliseconds: sharedClock.wallTime())
         }
         for subscriber in removed.flatMap({ $0.streams.values.joined() }) { subscriber.close() }
     }

@@ -11,8 +11,8 @@ import time
 import pytest
 
 BIN = os.environ.get("PUSH_EMULATOR_BIN", ".build/debug/push-emulator")
-# Event-loop threads per emulator; `make sanitize` runs ThreadSanitizer with 4 so that connections
-# land on different loops and the core lock and device streams are used from several threads.
+# Event-loop threads per emulator; `make sanitize` runs ThreadSanitizer with 8 so that connections
+# land on different loops and the project locks and device streams are used from several threads.
 THREADS = os.environ.get("PUSH_EMULATOR_TEST_THREADS", "2")
 # "address" or "thread" when BIN is a sanitizer build (`make sanitize`), else empty.
 SANITIZER = os.environ.get("PUSH_EMULATOR_SANITIZER", "")

@@ -29,7 +29,7 @@ public func fuzzStateImport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     precondition(again.exportStateBytes() == exported, "export, import, export changed the snapshot")
     // What users do next: read, connect every device, send to it and to its topics.
-    let projects = again.state.withLock { Array($0.projects.keys) }
+    let projects = again.directory.slots.map(\.id)
     for project in projects {
         let devices = (try? again.devices(project: project).items) ?? []
         _ = try? again.messages(project: project)

@@ -3,7 +3,7 @@ import ByteCoding
 import Synchronization
 import XCTest
 
-/// The indexes `CoreState` keeps across projects (APNs token → projects, faulted service account
+/// The indexes kept across projects (`CrossProjectIndexes`: (APNs token → projects, faulted service account
 /// → projects, the fault count) stay equal to what a walk over every project finds, through
 /// every change of devices, APNs tokens and faults.
 final class CrossProjectIndexTests: XCTestCase {
@@ -11,11 +11,11 @@ final class CrossProjectIndexTests: XCTestCase {
     private let otherAPNsToken = "cd" + String(repeating: "0", count: 62)
 
     /// What the indexes should hold, found by walking every project.
-    private func recount(_ state: CoreState) -> (apns: [String: [String]], accounts: [String: [String]], faults: Int) {
+    private func recount(_ core: PushEmulatorCore) -> (apns: [String: [String]], accounts: [String: [String]], faults: Int) {
         var apns = [String: [String]]()
         var accounts = [String: Set<String>]()
         var faults = 0
-        for project in state.projects.values {
+        for project in core.directory.slots.compactMap({ $0.withState { $0 } }) {
             let id = project.projectID
             for token in project.tokenByAPNsToken.tokens + project.uninstalledAPNsTokens.tokens {
                 apns[token, default: []].append(id)
@@ -29,14 +29,16 @@ final class CrossProjectIndexTests: XCTestCase {
     }
 
     private func assertIndexesMatch(_ core: PushEmulatorCore, _ step: String, line: UInt = #line) {
-        core.state.withLock { state in
-            let expected = recount(state)
+        let expected = recount(core)
+        core.indexes.tables.withLock { state in
             let apns = Dictionary(uniqueKeysWithValues: state.projectsByAPNsToken.entries.map { ($0.token, $0.value.ids) })
             XCTAssertEqual(apns, expected.apns, "APNs tokens after \(step)", line: line)
             XCTAssertEqual(state.projectsByFaultedServiceAccount.mapValues(\.ids), expected.accounts, "accounts after \(step)", line: line)
             XCTAssertEqual(state.faultCount, expected.faults, "fault count after \(step)", line: line)
         }
-        XCTAssertEqual(core.faultsPresent.load(ordering: .relaxed), core.state.withLock { $0.faultCount > 0 }, step, line: line)
+        XCTAssertEqual(
+            core.indexes.faultsPresent.load(ordering: .relaxed), core.indexes.tables.withLock { $0.faultCount > 0 }, step,
+            line: line)
     }
 
     private func accountFault(_ email: String) throws -> FaultSpec {
@@ -56,7 +58,7 @@ final class CrossProjectIndexTests: XCTestCase {
         assertIndexesMatch(core, "a lenient APNs send")
         try core.uninstallDevice(project: "alpha", token: "d2").get()
         assertIndexesMatch(core, "uninstall")
-        XCTAssertEqual(core.state.withLock { $0.projectsByAPNsToken[apnsToken]?.ids }, ["alpha", "zeta"])
+        XCTAssertEqual(core.indexes.tables.withLock { $0.projectsByAPNsToken[apnsToken]?.ids }, ["alpha", "zeta"])
         register(core, token: "d4", apnsToken: apnsToken, project: "alpha")
         assertIndexesMatch(core, "registering an uninstalled APNs token again")
         _ = try core.updateDevice(project: "alpha", token: "d4", appState: .foreground, bundleID: "com.other").get()
@@ -72,27 +74,27 @@ final class CrossProjectIndexTests: XCTestCase {
         assertIndexesMatch(core, "adding faults")
         core.deleteFault(project: "zeta", id: first.id)
         assertIndexesMatch(core, "deleting one of two faults of an account")
-        XCTAssertEqual(core.state.withLock { $0.projectsByFaultedServiceAccount["a@b"]?.ids }, ["alpha", "zeta"])
+        XCTAssertEqual(core.indexes.tables.withLock { $0.projectsByFaultedServiceAccount["a@b"]?.ids }, ["alpha", "zeta"])
         XCTAssertFalse(core.deleteFault(project: "zeta", id: first.id))
         assertIndexesMatch(core, "deleting a fault that is gone")
         core.deleteFaults(project: "alpha")
         assertIndexesMatch(core, "deleting a project's faults")
-        XCTAssertEqual(core.state.withLock { $0.projectsByFaultedServiceAccount["c@d"] }, nil)
+        XCTAssertEqual(core.indexes.tables.withLock { $0.projectsByFaultedServiceAccount["c@d"] }, nil)
 
         core.resetProject("zeta")
         assertIndexesMatch(core, "resetting a project")
-        XCTAssertEqual(core.state.withLock { $0.projectsByAPNsToken[apnsToken]?.ids }, ["alpha"])
+        XCTAssertEqual(core.indexes.tables.withLock { $0.projectsByAPNsToken[apnsToken]?.ids }, ["alpha"])
 
         let snapshot = core.exportState()
         try core.addFault(project: "alpha", try accountFault("e@f"))
         register(core, token: "d5", apnsToken: "ef" + String(repeating: "1", count: 62), project: "gamma")
         try core.importState(snapshot)
         assertIndexesMatch(core, "an import")
-        XCTAssertNil(core.state.withLock { $0.projectsByFaultedServiceAccount["e@f"] })
+        XCTAssertNil(core.indexes.tables.withLock { $0.projectsByFaultedServiceAccount["e@f"] })
 
         core.resetAll()
         assertIndexesMatch(core, "resetting everything")
-        XCTAssertTrue(core.state.withLock { $0.projectsByAPNsToken.isEmpty && $0.projectsByFaultedServiceAccount.isEmpty })
+        XCTAssertTrue(core.indexes.tables.withLock { $0.projectsByAPNsToken.isEmpty && $0.projectsByFaultedServiceAccount.isEmpty })
     }
 
     /// Several projects with one APNs token: the default project first, then the others by id.

@@ -14,6 +14,12 @@ public struct EmulatorClock: Sendable {
         self.wallTime = wallTime
     }
 
+    /// A clock already `offsetSeconds` ahead of wall time.
+    init(wallTime: @escaping @Sendable () -> Int64, offsetSeconds: Int64) {
+        self.wallTime = wallTime
+        self.offsetSeconds = offsetSeconds
+    }
+
     /// The emulator's current time: wall time plus the offset.
     public var now: Timestamp {
         Timestamp(millisecondsSinceEpoch: wallTime()).adding(seconds: offsetSeconds)

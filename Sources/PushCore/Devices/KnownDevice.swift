@@ -4,6 +4,9 @@
 public struct KnownDevice: Sendable, Equatable {
     /// The token as a table key, its digest worked out once.
     let key: TokenKey
+    /// The slot of the project the device was found in, so that the send need not look the
+    /// project up again (nil: look it up).
+    let slot: ProjectSlot?
 
     /// The device's registration token.
     public var token: String { key.token }
@@ -11,5 +14,17 @@ public struct KnownDevice: Sendable, Equatable {
     /// The device of registration token `token`.
     public init(token: String) {
         key = TokenKey(token)
+        slot = nil
+    }
+
+    /// The device of registration token `token`, found in the project of `slot`.
+    init(token: String, in slot: ProjectSlot) {
+        key = TokenKey(token)
+        self.slot = slot
+    }
+
+    /// Whether both are the device of one registration token.
+    public static func == (lhs: KnownDevice, rhs: KnownDevice) -> Bool {
+        lhs.key == rhs.key
     }
 }

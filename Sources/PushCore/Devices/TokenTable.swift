@@ -42,6 +42,11 @@ struct TokenTable<Value: Sendable>: Sendable {
         storage.index(forKey: key)
     }
 
+    /// The key of the value at `index` (found again later by `index(forKey:)` without a new digest).
+    func key(at index: Index) -> TokenKey {
+        storage.keys[index]
+    }
+
     /// The token of the value at `index`.
     func token(at index: Index) -> String {
         storage.keys[index].token

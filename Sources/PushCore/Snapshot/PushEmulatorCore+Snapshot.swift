@@ -17,29 +17,49 @@ extension PushEmulatorCore {
     /// deliveries, message log and faults, the clock's offset and the identifier counters.
     /// Open streams are not in it (a connection cannot be restored).
     public func exportState() -> JSONValue {
-        state.withLock { state in
-            let now = state.clock.now
-            // What any read would see: deliveries whose expiration passed are expired first.
-            for project in Array(state.projects.keys) { state.projects[project]!.expireDue(at: now) }
-            let projects = state.projects.keys.sorted().map { state.projects[$0]!.snapshot(at: now) }
-            return .object(JSONObject([
+        let (copies, clock, nextMessageID, nextDeliveryNumber) = consistentCopy()
+        let now = clock.now
+        let projects = copies.map { $0.snapshot(at: now) }
+        return .object(JSONObject([
                 JSONObject.Member(key: "kind", value: .string(Self.snapshotKind)),
                 JSONObject.Member(key: "version", value: .number(String(Self.snapshotVersion))),
                 JSONObject.Member(
                     key: "clock",
                     value: .object(JSONObject([
-                        JSONObject.Member(key: "offsetSeconds", value: .number(String(state.clock.offsetSeconds)))
+                        JSONObject.Member(key: "offsetSeconds", value: .number(String(clock.offsetSeconds)))
                     ]))),
                 JSONObject.Member(
                     key: "counters",
                     value: .object(JSONObject([
                         // A string: 19 digits are more than a JavaScript number holds exactly.
-                        JSONObject.Member(key: "nextMessageId", value: .string(String(state.identifiers.messageIDs.upcoming))),
+                        JSONObject.Member(key: "nextMessageId", value: .string(String(nextMessageID))),
                         JSONObject.Member(
-                            key: "nextDeliveryNumber", value: .number(String(state.identifiers.nextDeliveryNumber))),
+                            key: "nextDeliveryNumber", value: .number(String(nextDeliveryNumber))),
                     ]))),
                 JSONObject.Member(key: "projects", value: .array(projects)),
             ]))
+    }
+
+    /// Every project, in id order, as it is at one moment, with the clock and counters of that
+    /// moment: every stripe and then every project is locked (in the lock order), each project
+    /// is expired as any read would and copied (a copy shares its storage until changed), and
+    /// the locks are released before anything is written out, so a slow reader holds none.
+    private func consistentCopy() -> (projects: [ProjectState], clock: EmulatorClock, nextMessageID: UInt64, nextDeliveryNumber: Int) {
+        directory.withEveryStripeLocked { slots in
+            let clock = self.clock
+            let now = clock.now
+            var copies = [ProjectState]()
+            copies.reserveCapacity(slots.count)
+            func copy(from index: Int) -> (UInt64, Int) {
+                guard index < slots.count else { return (counters.upcomingMessageID, counters.upcomingDeliveryNumber) }
+                return slots[index].withState { project in
+                    project.expireDue(at: now)
+                    copies.append(project)
+                    return copy(from: index + 1)
+                } ?? copy(from: index + 1)
+            }
+            let (nextMessageID, nextDeliveryNumber) = copy(from: 0)
+            return (copies, clock, nextMessageID, nextDeliveryNumber)
         }
     }
 
@@ -115,15 +135,10 @@ extension PushEmulatorCore {
             projects[project.projectID] = project
         }
 
-        let replaced = state.withLock { state in
-            let replaced = Array(state.projects.values)
-            state.replaceProjects(with: projects)
-            state.clock.reset()
-            state.clock.advance(seconds: offsetSeconds)
-            state.identifiers.messageIDs.skip(to: nextMessageID)
-            state.identifiers.nextDeliveryNumber = max(state.identifiers.nextDeliveryNumber, nextDeliveryNumber)
-            Self.noteFaults(in: state, flag: faultsPresent)
-            return replaced
+        let replaced = directory.replaceAll(with: projects) {
+            indexes.rebuild(from: projects.values)
+            sharedClock.set(offsetSeconds: offsetSeconds)
+            self.counters.skip(toMessageID: nextMessageID, toDeliveryNumber: nextDeliveryNumber)
         }
         for subscriber in replaced.flatMap({ $0.streams.values.joined() }) { subscriber.close() }
     }

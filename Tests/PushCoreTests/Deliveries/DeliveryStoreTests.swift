@@ -68,8 +68,6 @@ final class DeliveryStoreTests: XCTestCase {
 
     /// A delivery's expiry is what its own `apns-expiration` says, whatever came before it.
     func testExpirationReadAsTheHeaderSaysAfterAnyEarlierOne() {
-        var identifiers = IdentifierSource(
-            random: SeededRandomNumberGenerator(seed: 1), messageIDs: MessageIDGenerator(wallTimeMilliseconds: 0))
         let device = Device(
             platform: .ios, bundleID: "b", token: "t", apnsToken: nil, appState: .background,
             registeredAt: Timestamp(secondsSinceEpoch: 0), sequence: 0)
@@ -81,9 +79,9 @@ final class DeliveryStoreTests: XCTestCase {
         for text in texts {
             var headers = [HeaderField("apns-push-type", "alert")]
             if let text { headers.append(HeaderField("apns-expiration", text)) }
-            let made = identifiers.makeDelivery(
-                APNsNotification(headers: headers, payload: JSONObject()), messageName: MessageName(project: "demo", id: 1), device: device,
-                origin: .fcm, now: now)
+            let made = Delivery.pending(
+                APNsNotification(headers: headers, payload: JSONObject()), number: 1,
+                messageName: MessageName(project: "demo", id: 1), device: device, origin: .fcm, now: now)
             let isZero = text.flatMap { Int64($0) } == 0
             let expected =
                 isZero

@@ -1,10 +1,12 @@
 import ByteCoding
 
-extension IdentifierSource {
-    /// A new pending delivery of `notification` to `device`, numbered and with its expiration
-    /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window).
-    mutating func makeDelivery(
-        _ notification: APNsNotification, messageName: MessageName, device: Device, origin: DeliveryOrigin, now: Timestamp
+extension Delivery {
+    /// A new pending delivery of `notification` to `device`, numbered `number`, with its
+    /// expiration read from `apns-expiration` (absent: 30 days, FCM's default and Apple's
+    /// storage window).
+    static func pending(
+        _ notification: APNsNotification, number: Int, messageName: MessageName, device: Device, origin: DeliveryOrigin,
+        now: Timestamp
     ) -> Delivery {
         // One pass over the headers, which are lowercase already (a generated `apns-id` aside),
         // by position: a loop over the fields themselves copies each, retaining both its strings.
@@ -28,9 +30,8 @@ extension IdentifierSource {
             ? now
             : seconds.map { Timestamp(secondsSinceEpoch: $0) }
                 ?? now.adding(seconds: AppleConversion.defaultExpirationSeconds)
-        defer { nextDeliveryNumber += 1 }
         return Delivery(
-            number: nextDeliveryNumber, messageName: messageName, token: device.token, origin: origin,
+            number: number, messageName: messageName, token: device.token, origin: origin,
             enqueuedAt: now, expiresAt: expiresAt, isNowOrNever: isNowOrNever, hasCollapseID: hasCollapseID,
             notification: notification,
             presentedAppState: device.appState)

@@ -1,0 +1,152 @@
+extension ProjectState {
+    /// The locked part of `PushEmulatorCore.send`: resolves the target in this project,
+    /// converts, numbers, queues and logs. Returns the outcome and the streams to drain once
+    /// unlocked. Message ids and delivery numbers come from `counters`, taken here, under the
+    /// project's lock, so that the project's deliveries are numbered in the order they are
+    /// stored; a device this send registers with an APNs token is noted in `indexes`.
+    mutating func accept<Failure: Error & Sendable>(
+        counters: IdentifierCounters,
+        indexes: CrossProjectIndexes,
+        configuration: PushCoreConfiguration,
+        now: Timestamp,
+        target: MessageTarget,
+        origin: DeliveryOrigin,
+        requestBody: [UInt8],
+        implicitBundleID: String?,
+        knownDevice: KnownDevice? = nil,
+        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+    ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
+        var tokens = [String]()
+        var newDevice: Device?
+        // The position of a single stored target, valid until a device is inserted.
+        var slot: DeviceTable.Index?
+        // The device an APNs send found a moment ago, if it still has the APNs token: one lookup by
+        // its token instead of two (APNs token, then device).
+        let resolution: ProjectState.Resolution
+        if let knownDevice, case .apnsToken(let given) = target,
+            let position = position(ofDevice: knownDevice, withAPNsToken: given)
+        {
+            resolution = .device(position)
+        } else {
+            resolution = resolve(target, mode: configuration.tokenMode)
+        }
+        switch resolution {
+        case .unreachable(let reason):
+            return (.unreachable(reason), [])
+        case .devices(let found):
+            tokens = found
+        case .device(let position):
+            slot = position
+        case .newDevice(let token, let apnsToken):
+            newDevice = makeDevice(
+                token: token ?? unusedToken(), apnsToken: apnsToken, platform: .ios,
+                bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
+        }
+        // Every counter the send moves is checked before any moves: a refused send changes nothing
+        // (unless another project's send takes the last shared numbers between check and taking).
+        let deliveryCount = slot != nil || newDevice != nil ? 1 : tokens.count
+        if let exhausted = Counter.check(.deliveryNumber, at: counters.upcomingDeliveryNumber, toNumber: deliveryCount)
+            ?? Counter.check(.logSequence, at: log.nextSequence)
+            ?? (newDevice == nil ? nil : Counter.check(.deviceSequence, at: nextDeviceSequence))
+        {
+            return (.exhausted(exhausted), [])
+        }
+        guard let messageID = counters.takeMessageID() else { return (.exhausted(CounterExhausted(counter: .messageID)), []) }
+        let name = MessageName(project: projectID, id: messageID)
+        let senderID = configuration.senderID ?? derivedSenderID
+        // Converted first, numbered once every conversion succeeded: a failed one takes no numbers.
+        // Typed throws rather than a `Result`: a generic `Result` is destroyed through its type's
+        // metadata on every send.
+        func convert(for device: Device) throws(Failure) -> APNsNotification {
+            let context = DeliveryContext(
+                messageName: name, bundleID: device.bundleID, senderID: senderID,
+                generatedAPNsID: RandomUUID(using: &random), now: now)
+            return try makeNotification(context).get()
+        }
+        let exhaustedNumbers = SendOutcome<Failure>.exhausted(CounterExhausted(counter: .deliveryNumber))
+        if slot != nil || newDevice != nil {
+            // A token send reaches one device: it goes without the arrays a topic send needs.
+            func make(for device: Device) throws(Failure) -> Delivery? {
+                let notification = try convert(for: device)
+                guard let number = counters.takeDeliveryNumbers(1) else { return nil }
+                return .pending(notification, number: number, messageName: name, device: device, origin: origin, now: now)
+            }
+            let made: Delivery?
+            do throws(Failure) {
+                if let newDevice {
+                    made = try make(for: newDevice)
+                } else {
+                    // Not through the getter of `devices.values[slot]`, which copies the device.
+                    made = try ProjectState.read(&devices.values[slot!]) {
+                        device throws(Failure) in try make(for: device)
+                    }
+                }
+            } catch {
+                return (.rejected(error), [])
+            }
+            guard let made else { return (exhaustedNumbers, []) }
+            if let newDevice {
+                insert(newDevice)
+                if let apnsToken = newDevice.apnsToken { indexes.noteAPNsToken(apnsToken, in: projectID) }
+            }
+            return store(made, at: slot, target: target, origin: origin, requestBody: requestBody, now: now, configuration: configuration)
+        } else {
+            // A topic or condition send: every device's notification is made before any is
+            // numbered or queued, so that a failed conversion leaves nothing behind. Each
+            // delivery is queued as it is made ready, then the message is logged once, with the
+            // range of its delivery numbers.
+            var converted = [(position: DeviceTable.Index, notification: APNsNotification)]()
+            converted.reserveCapacity(tokens.count)
+            for token in tokens {
+                // Read in place: a copy of the device held on would make its queue copy when it grows.
+                guard let position = devices.index(forKey: token) else { continue }
+                do throws(Failure) {
+                    converted.append((position, try convert(for: devices.values[position])))
+                } catch {
+                    return (.rejected(error), [])
+                }
+            }
+            guard let firstNumber = converted.isEmpty ? counters.upcomingDeliveryNumber : counters.takeDeliveryNumbers(converted.count)
+            else { return (exhaustedNumbers, []) }
+            let numbers = firstNumber..<firstNumber + converted.count
+            var made = [Delivery]()
+            made.reserveCapacity(converted.count)
+            for (offset, (position, notification)) in converted.enumerated() {
+                made.append(.pending(
+                    notification, number: firstNumber + offset, messageName: name, device: devices.values[position],
+                    origin: origin, now: now))
+            }
+            var subscribersOfAll = [StreamSubscriber]()
+            for delivery in made {
+                let subscribers = enqueue(
+                    delivery, logSequence: log.nextSequence, now: now, configuration: configuration)
+                if !subscribers.isEmpty { subscribersOfAll += subscribers }
+            }
+            log.append(
+                name: name, origin: origin, sentAt: now, target: target, requestBody: requestBody, deliveryNumbers: numbers)
+            return (.accepted(SentMessage(messageName: name, deliveryNumbers: numbers)), subscribersOfAll)
+        }
+    }
+
+    /// Queues a send's one delivery, `made`, for the device at `slot` (nil: the device the
+    /// delivery names, just inserted) and logs the send. Returns the outcome and the streams to
+    /// drain once unlocked.
+    mutating func store<Failure: Error & Sendable>(
+        _ made: consuming Delivery, at slot: DeviceTable.Index?, target: MessageTarget, origin: DeliveryOrigin,
+        requestBody: [UInt8], now: Timestamp, configuration: PushCoreConfiguration
+    ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
+        let name = made.messageName
+        let numbers = made.number..<made.number + 1
+        // A token target names the device's own copy of the token, so that the log adds none.
+        // Chosen, not copied then replaced: a copy of the target retains its token and the
+        // replacement releases it again.
+        let loggedTarget: MessageTarget
+        if case .token = target { loggedTarget = .token(made.token) } else { loggedTarget = target }
+        // Moved in: otherwise the store keeps a copy and this one is freed.
+        let notified = enqueue(
+            consume made, at: slot, logSequence: log.nextSequence, now: now, configuration: configuration)
+        log.append(
+            name: name, origin: origin, sentAt: now, target: loggedTarget, requestBody: requestBody, deliveryNumbers: numbers)
+        return (.accepted(SentMessage(messageName: name, deliveryNumbers: numbers)), notified)
+    }
+}
