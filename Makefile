@@ -48,9 +48,10 @@ sanitize-thread: deps
 	PUSH_EMULATOR_SANITIZER=thread PUSH_EMULATOR_TEST_THREADS=8 PUSH_EMULATOR_BIN=$(BIN_TSAN) $(E2E)
 
 ## stress: bounded stress scenarios against the release binary (1M queued messages then reads, 500
-## zero-window streams, the reconnect race, the descriptor limit, padded and delayed sends, clients
-## that never read an export, replayed token grants); fails on a lost or misreported delivery, a
-## slow /healthz or memory over its documented bound (docs/performance.md)
+## zero-window streams, the reconnect race, 8 senders to 1,000 devices at --threads 8 with streams
+## coming, going and uninstalled, the descriptor limit, padded and delayed sends, clients that never
+## read an export, replayed token grants); fails on a lost or misreported delivery, a slow /healthz
+## or memory over its documented bound (docs/performance.md)
 stress: release
 	@scripts/install-deps.sh --python
 	.venv/bin/python Tests/Stress/stress.py $(BIN_RELEASE)

@@ -8,13 +8,14 @@ resident size above its documented bound.
 
     python Tests/Stress/stress.py [BINARY]       (default .build/release/push-emulator)
 
-STRESS_ONLY=queue,zero-window,race,fd,padded-log,delay-bodies,slow-export,oauth-tokens runs a subset
-(e.g. STRESS_ONLY=fd); STRESS_RACE_SECONDS
-(default 60) sets the length of the reconnect race; STRESS_HEALTHZ_MS (default 100) the /healthz
-bound.
+STRESS_ONLY=queue,zero-window,race,one-project,fd,padded-log,delay-bodies,slow-export,oauth-tokens runs a
+subset (e.g. STRESS_ONLY=fd); STRESS_RACE_SECONDS (default 60) sets the length of the reconnect race,
+STRESS_ONE_PROJECT_SECONDS (default 30) that of the one-project scenario's sends; STRESS_HEALTHZ_MS (default
+100) the /healthz bound.
 """
 import base64
 import collections
+import concurrent.futures
 import http.client
 import json
 import os
@@ -52,6 +53,14 @@ ZERO_WINDOW_GROWTH_BOUND_MIB = 128  # resident growth while they are open (measu
 RACE_DEVICES = 50               # SSE devices in the reconnect race
 RACE_RECONNECTING = 15          # ... of which this many reconnect every 2-3 s
 RACE_SENDERS = 6                # parallel sender threads (HTTP/1.1 keep-alive)
+ONE_PROJECT_THREADS = 8              # event loops of the one-project scenario's emulator (--threads)
+ONE_PROJECT_DEVICES = 1_000          # devices of its one project
+ONE_PROJECT_STREAMING = 100          # ... of which this many read SSE streams (the rest stay offline)
+ONE_PROJECT_RECONNECTING = 30        # ... of those, this many reconnect every 2-3 s
+ONE_PROJECT_UNINSTALLED = 20         # ... and this many, at random, are uninstalled while the load runs
+ONE_PROJECT_UNINSTALLED_OFFLINE = 10 # offline devices uninstalled while the load runs (their queue is dropped)
+ONE_PROJECT_SENDERS = 8              # parallel sender threads, a keep-alive connection each
+ONE_PROJECT_SECONDS = float(os.environ.get("STRESS_ONE_PROJECT_SECONDS", "30"))  # how long they send
 FD_LIMIT = 512                  # descriptor limit of the fd scenario's emulator
 FD_CONNECTIONS = 1_000          # idle connections it is offered
 FD_CPU_BOUND_SECONDS = 0.5      # server CPU time over FD_HOLD_SECONDS while they are held
@@ -76,14 +85,15 @@ AUTH = {"Content-Type": "application/json", "Authorization": "Bearer stress"}
 # ---------------------------------------------------------------------------------------------
 
 class Emulator:
-    """One emulator process on a free port, optionally started through a wrapper (prlimit)."""
+    """One emulator process on a free port (two event loops unless `threads` says otherwise),
+    optionally started through a wrapper (prlimit)."""
 
-    def __init__(self, *args, wrapper=()):
+    def __init__(self, *args, wrapper=(), threads=2):
         self.data_dir = tempfile.mkdtemp(prefix="push-emulator-stress-")
         self.log = open(os.path.join(self.data_dir, "stderr.log"), "wb")
         # prlimit runs the command by exec, so the process id is the emulator's.
         self.proc = subprocess.Popen(
-            [*wrapper, BIN, "serve", "--port", "0", "--threads", "2", "--no-access-log",
+            [*wrapper, BIN, "serve", "--port", "0", "--threads", str(threads), "--no-access-log",
              "--data-dir", self.data_dir, *args],
             stdout=subprocess.PIPE, stderr=self.log)
         line = self.proc.stdout.readline().decode()
@@ -219,6 +229,48 @@ def h2load(url, body_path, requests, clients, streams):
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+def run_load(emulator, threads, seconds, stop):
+    """Starts `threads` under the /healthz probe and the resident-size sampler, lets them run for
+    `seconds`, then sets `stop` and joins them: (seconds run, probe latencies, probe failures, peak
+    resident size)."""
+    probe = HealthzProbe(emulator.port)
+    sampler = RssSampler(emulator)
+    sampler.start()
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    ran = time.monotonic() - started
+    latencies, failures = probe.stop()
+    return ran, latencies, failures, sampler.stop()
+
+
+def wait_until_disconnected(api, project, tokens):
+    """A stream that ends settles what it was handed and did not send (back to pending) as it
+    closes, which may be just after its client read the end: waits (to a deadline) until none of
+    `tokens` is connected, and a little more, before a last poll."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(
+            api.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")[1]["connected"] for token in tokens):
+        time.sleep(0.1)
+    time.sleep(0.5)
+
+
+def send_to_random_device(client, project, tokens, number, n):
+    """The `n`th FCM data message of sender `number`, to a token chosen at random: (token, status,
+    body), or (token, None, the error's type name) when the connection failed."""
+    token = random.choice(tokens)
+    try:
+        status, body, _ = client.call("POST", f"/v1/projects/{project}/messages:send",
+                                      {"message": {"token": token, "data": {"sender": str(number), "n": str(n)}}})
+    except (OSError, http.client.HTTPException) as error:
+        return token, None, type(error).__name__
+    return token, status, body
 
 
 def page_all(api, project, token):
@@ -480,12 +532,9 @@ def race_scenario(result, work):
         def sender(number):
             client, n = Api(emulator.port), 0
             while not stop_senders.is_set():
-                token = random.choice(tokens)
-                try:
-                    status, body, _ = client.call("POST", f"/v1/projects/{project}/messages:send",
-                                                  {"message": {"token": token, "data": {"sender": str(number), "n": str(n)}}})
-                except (OSError, http.client.HTTPException) as error:
-                    refused[type(error).__name__] += 1
+                token, status, body = send_to_random_device(client, project, tokens, number, n)
+                if status is None:
+                    refused[body] += 1
                     continue
                 n += 1
                 if status == 200:
@@ -493,32 +542,13 @@ def race_scenario(result, work):
                 else:
                     refused[status] += 1
 
-        probe = HealthzProbe(emulator.port)
-        sampler = RssSampler(emulator)
-        sampler.start()
         senders = [threading.Thread(target=sender, args=(n,), daemon=True) for n in range(RACE_SENDERS)]
-        started = time.monotonic()
-        for thread in senders:
-            thread.start()
-        time.sleep(seconds)
-        stop_senders.set()
-        for thread in senders:
-            thread.join(timeout=30)
-        ran = time.monotonic() - started
-        latencies, failures = probe.stop()
-        peak = sampler.stop()
+        ran, latencies, failures, peak = run_load(emulator, senders, seconds, stop_senders)
         time.sleep(1)
         stop_devices.set()
         for device in devices:
             device.join(timeout=15)
-        # A stream that ends settles what it was handed and did not send (back to pending) as it
-        # closes, which may be just after its client read the end: wait until no device is
-        # connected, and a little more, before the last poll.
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(
-                api.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")[1]["connected"] for token in tokens):
-            time.sleep(0.1)
-        time.sleep(0.5)
+        wait_until_disconnected(api, project, tokens)
 
         totals, problems = collections.Counter(), []
         for device in devices:
@@ -560,6 +590,203 @@ def race_scenario(result, work):
             print("    " + problem)
         result.note("resident size", f"peak {mib(peak)}")
         result.healthz(latencies, failures, "during the race")
+        result.check("emulator still running", emulator.alive(), "yes" if emulator.alive() else "no")
+    finally:
+        emulator.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenario 3, wider: many event loops, one project, devices uninstalled while they stream
+# ---------------------------------------------------------------------------------------------
+
+def fcm_error_code(body):
+    """The FcmError errorCode of an FCM error answer, if it has one."""
+    details = (body or {}).get("error", {}).get("details", [])
+    return next((d.get("errorCode") for d in details if "errorCode" in d), None)
+
+
+def one_project_scenario(result, work):
+    emulator = Emulator(threads=ONE_PROJECT_THREADS)
+    try:
+        project = "one-project"
+        api = Api(emulator.port)
+        tokens = [f"device{n:04d}:one-project" for n in range(ONE_PROJECT_DEVICES)]
+        for token in tokens:
+            status, body, _ = api.call("POST", f"/emulator/v1/projects/{project}/devices",
+                                       {"token": token, "platform": "ios", "bundleId": "com.example.app"})
+            assert status == 201, body
+        streaming, offline = tokens[:ONE_PROJECT_STREAMING], set(tokens[ONE_PROJECT_STREAMING:])
+        leaving = set(random.sample(streaming, ONE_PROJECT_UNINSTALLED))
+        leaving_offline = set(random.sample(sorted(offline), ONE_PROJECT_UNINSTALLED_OFFLINE))
+        offline -= leaving_offline
+        kept = [token for token in streaming if token not in leaving]
+        # Each streaming device stops on an event of its own: at the end, or just after it is
+        # uninstalled (its stream ends then, and a new one would answer 404). The first
+        # ONE_PROJECT_RECONNECTING reconnect every 2-3 s, as the race's do.
+        stops = {token: threading.Event() for token in streaming}
+        devices = {token: SseDevice(emulator.port, project, token, stops[token],
+                                    (lambda: 2 + random.random()) if n < ONE_PROJECT_RECONNECTING else (lambda: float("inf")))
+                   for n, token in enumerate(streaming)}
+        for device in devices.values():
+            device.start()
+        time.sleep(1)
+        stop_senders = threading.Event()
+        uninstalled, removed, uninstall_answers = set(), {}, {}
+        outcomes = []
+
+        def sender(number):
+            # Counted per thread, added up once they stopped.
+            client, n = Api(emulator.port), 0
+            names, unregistered, refused, late = (collections.defaultdict(list), collections.Counter(),
+                                                  collections.Counter(), collections.Counter())
+            outcomes.append((names, unregistered, refused, late))
+            while not stop_senders.is_set():
+                asked = time.monotonic()
+                token, status, body = send_to_random_device(client, project, tokens, number, n)
+                if status is None:
+                    refused[body] += 1
+                    continue
+                n += 1
+                # A token joins `uninstalled` before its DELETE is asked for, so a 404 for it
+                # answers a send that the server took after it.
+                if status == 200:
+                    names[token].append(body["name"])
+                    if token in removed and removed[token] < asked:
+                        late[token] += 1      # accepted though asked after the DELETE answered
+                elif status == 404 and token in uninstalled and fcm_error_code(body) == "UNREGISTERED":
+                    unregistered[token] += 1
+                else:
+                    refused[status] += 1
+
+        def uninstaller():
+            client, started = Api(emulator.port), time.monotonic()
+            schedule = sorted((random.uniform(0.2, 0.8) * ONE_PROJECT_SECONDS, token) for token in leaving | leaving_offline)
+            for at, token in schedule:
+                if stop_senders.wait(max(0.0, started + at - time.monotonic())):
+                    return
+                uninstalled.add(token)
+                status, _, _ = client.call("DELETE", f"/emulator/v1/projects/{project}/devices/{token}")
+                removed[token] = time.monotonic()
+                uninstall_answers[token] = status
+                if token in stops:
+                    stops[token].set()
+
+        threads = [threading.Thread(target=sender, args=(n,), daemon=True) for n in range(ONE_PROJECT_SENDERS)]
+        threads.append(threading.Thread(target=uninstaller, daemon=True))
+        ran, latencies, failures, peak = run_load(emulator, threads, ONE_PROJECT_SECONDS, stop_senders)
+        time.sleep(1)
+        for stop in stops.values():
+            stop.set()
+        for device in devices.values():
+            device.join(timeout=15)
+        wait_until_disconnected(api, project, kept)
+
+        accepted, unregistered, refused, late = collections.defaultdict(list), collections.Counter(), collections.Counter(), collections.Counter()
+        for names, gone, other, after in outcomes:
+            for token, sent in names.items():
+                accepted[token] += sent
+            unregistered.update(gone)
+            refused.update(other)
+            late.update(after)
+
+        # Per device, from its own log: what each kind of device must end in.
+        allowed = {"offline": {"pending"}, "streaming": {"delivered", "collapsed", "expired", "deleted"},
+                   "uninstalled": {"delivered", "dropped"}, "uninstalled offline": {"dropped"}}
+        local = threading.local()
+
+        def account(token):
+            if not hasattr(local, "api"):
+                local.api = Api(emulator.port)
+            client = local.api
+            kind = ("offline" if token in offline else "uninstalled" if token in leaving
+                    else "uninstalled offline" if token in leaving_offline else "streaming")
+            polled, pending_count = [], None
+            if kind == "streaming":
+                # Whatever no session sent is still pending: a last poll collects it.
+                status, body, _ = client.call("POST", f"/emulator/v1/projects/{project}/devices/{token}:connect")
+                polled = [e["id"] for e in body["events"] if e["type"] == "notification"]
+            elif kind == "offline":
+                status, device, _ = client.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")
+                pending_count = device["pendingCount"] if status == 200 and not device["connected"] else -1
+            messages = page_all(client, project, token)
+            logged = collections.Counter(m["name"] for m in messages)
+            sent = collections.Counter(accepted[token])
+            missing, extra = sent - logged, logged - sent
+            deliveries = [d for m in messages for d in m["deliveries"]]
+            misrouted = sum(1 for m in messages if len(m["deliveries"]) != 1) + sum(1 for d in deliveries if d["token"] != token)
+            states = collections.Counter(d["state"] for d in deliveries)
+            wrong = {state: count for state, count in states.items() if state not in allowed[kind]}
+            if pending_count is not None and pending_count != len(accepted[token]):
+                wrong["pendingCount"] = 1     # one wrong figure: printed below with the states
+            received = (devices[token].received if token in devices else []) + polled
+            delivered = {d["id"] for d in deliveries if d["state"] == "delivered"}
+            duplicates = len(received) - len(set(received))
+            lost = delivered - set(received)          # marked delivered, never read
+            unmarked = set(received) - delivered       # read, not marked delivered
+            counts = collections.Counter(states)
+            counts.update({f"{kind} {state}": count for state, count in states.items()})
+            counts.update(accepted=len(accepted[token]), logged=len(messages), missing=sum(missing.values()),
+                          extra=sum(extra.values()), misrouted=misrouted, wrong=sum(wrong.values()) if wrong else 0,
+                          streamed=len(received) - len(polled), polled=len(polled), duplicates=duplicates,
+                          lost=len(lost), unmarked=len(unmarked),
+                          sessions=devices[token].sessions if token in devices else 0)
+            problem = None
+            if missing or extra or misrouted or wrong or duplicates or lost or unmarked:
+                problem = (f"{token} ({kind}): accepted {len(accepted[token])}, logged {len(messages)}, "
+                           f"missing {sorted(missing)[:2]}, extra {sorted(extra)[:2]}, misrouted {misrouted}, "
+                           f"states {dict(states)}, pendingCount {pending_count}, wrong {wrong}, duplicates {duplicates}, lost {sorted(lost)[:3]}, "
+                           f"unmarked {sorted(unmarked)[:3]}")
+            return counts, problem
+
+        accounting = time.monotonic()
+        totals, problems = collections.Counter(), []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+            for counts, problem in pool.map(account, tokens):
+                totals.update(counts)
+                if problem:
+                    problems.append(problem)
+        accounting = time.monotonic() - accounting
+
+        sends = totals["accepted"] + sum(unregistered.values())
+        result.note("load", f"{ran:.0f} s at --threads {ONE_PROJECT_THREADS}, {ONE_PROJECT_DEVICES:,} devices of one project "
+                            f"({ONE_PROJECT_STREAMING} on SSE streams, {ONE_PROJECT_RECONNECTING} of them reconnecting every 2-3 s, "
+                            f"{totals['sessions']:,} sessions; {ONE_PROJECT_UNINSTALLED} of them and {ONE_PROJECT_UNINSTALLED_OFFLINE} offline devices uninstalled meanwhile), "
+                            f"{ONE_PROJECT_SENDERS} senders")
+        result.note("sends", f"{totals['accepted']:,} accepted ({totals['accepted'] / ran:,.0f}/s), "
+                             f"{sum(unregistered.values()):,} answered 404 UNREGISTERED after an uninstall, "
+                             f"{sum(refused.values())} other answers {dict(refused)} ({sends / ran:,.0f} sends/s)")
+        result.note("deliveries", f"{totals['delivered']:,} delivered, {totals['pending']:,} pending, "
+                                  f"{totals['dropped']:,} dropped, {totals['deleted']:,} deleted; "
+                                  f"{totals['streamed']:,} read from streams + {totals['polled']:,} by the last poll")
+        result.note("accounting", f"{totals['logged']:,} log entries of {ONE_PROJECT_DEVICES:,} devices read in {accounting:.1f} s")
+        answers = collections.Counter(uninstall_answers.values())
+        uninstalls = ONE_PROJECT_UNINSTALLED + ONE_PROJECT_UNINSTALLED_OFFLINE
+        result.check("every uninstall answered 200", answers == {200: uninstalls},
+                     f"{answers[200]} of {uninstalls}" + (f", others {dict(answers - {200: answers[200]})}" if len(answers) > 1 or not answers[200] else ""),
+                     f"{uninstalls}")
+        result.check("every send 200, or 404 UNREGISTERED once uninstalled", not refused and not late,
+                     f"{sum(refused.values())} other answers {dict(refused)}, {sum(late.values())} accepted after "
+                     f"their device's DELETE answered", "0")
+        result.check("every 200 logged exactly once",
+                     totals["logged"] == totals["accepted"] and not (totals["missing"] or totals["extra"] or totals["misrouted"]),
+                     f"{totals['logged']:,} logged of {totals['accepted']:,}; {totals['missing']} missing, "
+                     f"{totals['extra']} extra, {totals['misrouted']} not one delivery to its token", "all, once")
+        result.check("every delivery in its end state", not totals["wrong"],
+                     f"offline {totals['offline pending']:,} pending; streaming {totals['streaming delivered']:,} "
+                     f"delivered; uninstalled {totals['uninstalled delivered']:,} delivered, "
+                     f"{totals['uninstalled dropped']:,} dropped; uninstalled offline "
+                     f"{totals['uninstalled offline dropped']:,} dropped; {totals['wrong']} other",
+                     "offline pending, uninstalled delivered or dropped, none pending after the last poll")
+        result.check("delivered = received, exactly once", not (totals["lost"] or totals["unmarked"] or totals["duplicates"]),
+                     f"{totals['lost']} marked delivered but never read, {totals['unmarked']} read but not marked, "
+                     f"{totals['duplicates']} duplicates", "0 each")
+        for problem in problems[:5]:
+            print("    " + problem)
+        errors = sum(len(device.errors) for device in devices.values())
+        if errors:
+            result.note("stream errors (connections refused or cut)", f"{errors}: {next(e for d in devices.values() for e in d.errors)}")
+        result.note("resident size", f"peak {mib(peak)}")
+        result.healthz(latencies, failures, "during the load")
         result.check("emulator still running", emulator.alive(), "yes" if emulator.alive() else "no")
     finally:
         emulator.stop()
@@ -865,6 +1092,8 @@ SCENARIOS = {
     "queue": ("1M queued messages, then reads", queue_scenario),
     "zero-window": (f"{ZERO_WINDOW_STREAMS} zero-window streams, {ZERO_WINDOW_SENDS:,} sends", zero_window_scenario),
     "race": ("the reconnect race", race_scenario),
+    "one-project": (f"{ONE_PROJECT_SENDERS} connections to {ONE_PROJECT_DEVICES:,} devices of one project at --threads {ONE_PROJECT_THREADS}",
+               one_project_scenario),
     "fd": (f"{FD_CONNECTIONS:,} idle connections at --nofile={FD_LIMIT}", fd_scenario),
     "padded-log": (f"{PADDED_SENDS:,} sends padded to 1 MB, logged", padded_log_scenario),
     "delay-bodies": (f"{DELAY_SENDS:,} sends of 1 MB held by a {DELAY_MS // 1000} s delay", delay_bodies_scenario),
