@@ -8,7 +8,7 @@ BIN_ASAN := .build-asan/debug/push-emulator
 BIN_TSAN := .build-tsan/debug/push-emulator
 E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench bench-compare bench-scaling perf-count fuzz docker-test deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench bench-compare bench-scaling scaling-bundle perf-count fuzz docker-test deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -70,6 +70,11 @@ bench-compare: release
 bench-scaling: release
 	@scripts/install-deps.sh --bench
 	scripts/bench-scaling.sh $(BIN_RELEASE)
+
+## scaling-bundle: .scaling/ with the release binary, h2load, nghttpd and their libraries, to run bench-scaling's workloads on a machine with none of our packages (bash .scaling/run.sh there)
+scaling-bundle: release
+	@scripts/install-deps.sh --bench
+	scripts/scaling-bundle.sh $(BIN_RELEASE)
 
 ## perf-count: callgrind's instructions per request (FCM send, APNs push, /healthz; HTTP/2 and HTTP/1.1; nghttpd's static file) in one run
 perf-count: release

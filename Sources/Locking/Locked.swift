@@ -21,7 +21,17 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     public init(_ value: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
+        #if DEBUG
+        // Debug builds (the tests, the sanitizer runs) make a lock taken again by the thread that
+        // holds it an error, caught below, instead of a silent hang.
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        #else
         pthread_mutex_init(mutex, nil)
+        #endif
         self.value = .allocate(capacity: 1)
         self.value.initialize(to: value)
     }
@@ -36,7 +46,8 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     /// Runs `body` on the value with the lock held.
     @inlinable
     public func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
-        pthread_mutex_lock(mutex)
+        let locked = pthread_mutex_lock(mutex)
+        assert(locked == 0, "a lock taken again by the thread that holds it")
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)
     }

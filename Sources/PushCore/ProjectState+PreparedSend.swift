@@ -18,6 +18,10 @@ extension ProjectState {
     struct PreparedSend {
         /// The device, found again by this key when the send is committed.
         let device: TokenKey
+        /// Its registration's sequence: a device uninstalled and registered again with the token
+        /// in between (perhaps with another APNs token) is another device, and the send starts
+        /// again.
+        let sequence: Int
         /// The device's bundle id that the conversion used: a device whose bundle id changed in
         /// between is converted again.
         let bundleID: String
@@ -42,29 +46,32 @@ extension ProjectState {
             case .devices, .newDevice: return .underLock
             }
         }
-        if let exhausted = Counter.check(.deliveryNumber, at: counters.upcomingDeliveryNumber)
+        if let exhausted = Counter.check(.messageID, at: counters.upcomingMessageID)
+            ?? Counter.check(.deliveryNumber, at: counters.upcomingDeliveryNumber)
             ?? Counter.check(.logSequence, at: log.nextSequence)
         {
             return .exhausted(exhausted)
         }
         guard let messageID = counters.takeMessageID() else { return .exhausted(CounterExhausted(counter: .messageID)) }
         // Read in place: the getter of `devices.values[slot]` copies the device.
-        let bundleID = ProjectState.read(&devices.values[slot]) { $0.bundleID }
+        let (bundleID, sequence) = ProjectState.read(&devices.values[slot]) { ($0.bundleID, $0.sequence) }
         let context = DeliveryContext(
             messageName: MessageName(project: projectID, id: messageID), bundleID: bundleID,
             senderID: configuration.senderID ?? derivedSenderID, generatedAPNsID: RandomUUID(using: &random), now: now)
-        return .convertOutside(PreparedSend(device: devices.key(at: slot), bundleID: bundleID, context: context))
+        return .convertOutside(
+            PreparedSend(device: devices.key(at: slot), sequence: sequence, bundleID: bundleID, context: context))
     }
 
     /// The second step: queues `notification` for the prepared device and logs the send; nil
-    /// when the device is gone or its bundle id changed since `prepare` (the send starts again).
+    /// when the device is gone, registered anew or its bundle id changed since `prepare` (the
+    /// send starts again).
     mutating func commit<Failure: Error & Sendable>(
         _ prepared: PreparedSend, _ notification: consuming APNsNotification, target: MessageTarget,
         origin: DeliveryOrigin, requestBody: [UInt8], counters: IdentifierCounters,
         configuration: PushCoreConfiguration
     ) -> (SendOutcome<Failure>, [StreamSubscriber])? {
         guard let slot = devices.index(forKey: prepared.device),
-            ProjectState.read(&devices.values[slot], { $0.bundleID == prepared.bundleID })
+            ProjectState.read(&devices.values[slot], { $0.sequence == prepared.sequence && $0.bundleID == prepared.bundleID })
         else { return nil }
         if let exhausted = Counter.check(.logSequence, at: log.nextSequence) { return (.exhausted(exhausted), []) }
         guard let number = counters.takeDeliveryNumbers(1) else {

@@ -45,7 +45,8 @@ extension ProjectState {
         // Every counter the send moves is checked before any moves: a refused send changes nothing
         // (unless another project's send takes the last shared numbers between check and taking).
         let deliveryCount = slot != nil || newDevice != nil ? 1 : tokens.count
-        if let exhausted = Counter.check(.deliveryNumber, at: counters.upcomingDeliveryNumber, toNumber: deliveryCount)
+        if let exhausted = Counter.check(.messageID, at: counters.upcomingMessageID)
+            ?? Counter.check(.deliveryNumber, at: counters.upcomingDeliveryNumber, toNumber: deliveryCount)
             ?? Counter.check(.logSequence, at: log.nextSequence)
             ?? (newDevice == nil ? nil : Counter.check(.deviceSequence, at: nextDeviceSequence))
         {

@@ -20,6 +20,11 @@ public final class PushEmulatorCore: Sendable {
     /// Faults fired since the start, by the API of the send they answered (kept through resets:
     /// `/metrics` counts them). Faults fire rarely: an atomic each is enough.
     let faultsFired: FaultsFired
+    /// Held while a state export is built and serialized (`exportState`, `exportStateBytes`):
+    /// each holds a tree the size of the state until it is serialized, so exports asked for on
+    /// several loops at once are made one after another, not side by side (docs/performance.md,
+    /// `slow-export`). No request but an export takes it, and it is taken before any other lock.
+    let exportBuilding = Locked(())
 
     /// Makes an empty emulator.
     /// - Parameters:
@@ -214,11 +219,12 @@ public final class PushEmulatorCore: Sendable {
         knownDevice: KnownDevice?,
         makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
     ) -> SendOutcome<Failure> {
-        let now = self.now
         // The project the device was found in a moment ago, unless it was removed since.
         var slot = knownDevice?.slot.flatMap { $0.id == project ? $0 : nil } ?? directory.slot(creating: project)
         var sent: (SendOutcome<Failure>, [StreamSubscriber])?
         while sent == nil {
+            // Read again on each try: a try after a reset or an import goes by the clock it set.
+            let now = self.now
             // Nil when the project was removed between finding its slot and locking it.
             let preparation = slot.read {
                 $0.prepare(target: target, knownDevice: knownDevice, counters: counters, configuration: configuration, now: now)
@@ -292,37 +298,45 @@ public final class PushEmulatorCore: Sendable {
         project: String, token: String, listener: @escaping @Sendable (DeviceEvent, StreamReceipt) -> Void
     ) -> Result<DeviceStream, DeviceLookupError> {
         let now = self.now
-        let attached = withProject(project) { projectState -> Result<StreamSubscriber, DeviceLookupError> in
-            guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
-            let id = counters.takeSubscriberID()
-            let subscriber = StreamSubscriber(id: id, listener: listener) { [weak self] handOver, sent in
-                self?.finishHandOver(project: project, token: token, handOver, sent: sent, by: id)
+        // The stream's receipts and its end go to this project's slot, not to whatever project
+        // has the id later: after a reset, a late receipt must not settle another delivery
+        // that has the same number.
+        while let slot = directory.slot(project) {
+            let attached = slot.withState { projectState -> Result<StreamSubscriber, DeviceLookupError> in
+                guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
+                let id = counters.takeSubscriberID()
+                let subscriber = StreamSubscriber(id: id, listener: listener) { [weak self] handOver, sent in
+                    self?.finishHandOver(in: slot, token: token, handOver, sent: sent, by: id)
+                }
+                let events = projectState.connect(token: token, now: now, configuration: configuration, handingOver: true)
+                subscriber.post(events.map { ($0.event, $0.handOver) })
+                projectState.streams[token, default: []].append(subscriber)
+                projectState.devices[token]!.isConnected = true
+                return .success(subscriber)
             }
-            let events = projectState.connect(token: token, now: now, configuration: configuration, handingOver: true)
-            subscriber.post(events.map { ($0.event, $0.handOver) })
-            projectState.streams[token, default: []].append(subscriber)
-            projectState.devices[token]!.isConnected = true
-            return .success(subscriber)
-        } ?? .failure(.notFound)
-        return attached.map { subscriber in
-            subscriber.drain()
-            return DeviceStream(core: self, project: project, token: token, subscriber: subscriber)
+            // Nil when the project was removed between finding its slot and locking it.
+            guard let attached else { continue }
+            return attached.map { subscriber in
+                subscriber.drain()
+                return DeviceStream(core: self, slot: slot, token: token, subscriber: subscriber)
+            }
         }
+        return .failure(.notFound)
     }
 
     /// Called through a `StreamReceipt`.
-    private func finishHandOver(project: String, token: String, _ handOver: HandOver, sent: Bool, by subscriberID: Int) {
+    private func finishHandOver(in slot: ProjectSlot, token: String, _ handOver: HandOver, sent: Bool, by subscriberID: Int) {
         let now = self.now
-        let notified = withProject(project) { projectState in
+        let notified = slot.withState { projectState in
             projectState.finishHandOver(token: token, handOver, sent: sent, by: subscriberID, at: now)
         } ?? []
         for subscriber in notified { subscriber.drain() }
     }
 
     /// Called by `DeviceStream.close()`.
-    func detach(project: String, token: String, subscriberID: Int) {
+    func detach(from slot: ProjectSlot, token: String, subscriberID: Int) {
         let now = self.now
-        withProject(project) { projectState in
+        slot.withState { projectState in
             guard var subscribers = projectState.streams[token], subscribers.contains(where: { $0.id == subscriberID })
             else { return }
             subscribers.removeAll { $0.id == subscriberID }
@@ -372,8 +386,7 @@ public final class PushEmulatorCore: Sendable {
 
     /// Forgets a project: devices, uninstalled tokens, queues, log, faults; its streams end.
     public func resetProject(_ project: String) {
-        let removed = directory.remove(project)
-        if let removed { indexes.forget(removed) }
+        let removed = directory.remove(project) { indexes.forget($0) }
         for subscriber in removed?.streams.values.flatMap({ $0 }) ?? [] { subscriber.close() }
     }
 

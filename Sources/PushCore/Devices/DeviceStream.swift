@@ -2,13 +2,14 @@
 /// every new delivery goes to its listener at once. Close it when the client disconnects.
 public final class DeviceStream: Sendable {
     private let core: PushEmulatorCore
-    private let project: String
+    /// The project the stream was opened in (not whatever project has its id later).
+    private let slot: ProjectSlot
     private let token: String
     let subscriber: StreamSubscriber
 
-    init(core: PushEmulatorCore, project: String, token: String, subscriber: StreamSubscriber) {
+    init(core: PushEmulatorCore, slot: ProjectSlot, token: String, subscriber: StreamSubscriber) {
         self.core = core
-        self.project = project
+        self.slot = slot
         self.token = token
         self.subscriber = subscriber
     }
@@ -19,7 +20,7 @@ public final class DeviceStream: Sendable {
         // Detached first: a send posts to the device's subscribers under the core's lock, so after
         // this none can post to it, and closing then settles everything it was given but did not
         // hand over (closed the other way round, an event posted in between was lost unsettled).
-        core.detach(project: project, token: token, subscriberID: subscriber.id)
+        core.detach(from: slot, token: token, subscriberID: subscriber.id)
         subscriber.close()
     }
 }

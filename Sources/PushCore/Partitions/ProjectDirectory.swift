@@ -56,9 +56,16 @@ final class ProjectDirectory: Sendable {
         }
     }
 
-    /// Removes project `id` and returns its state; nil when there is none.
-    func remove(_ id: String) -> ProjectState? {
-        stripe(of: id).withLock { slots in slots.removeValue(forKey: id)?.remove() }
+    /// Removes project `id` and returns its state; nil when there is none. `whileRemoved` runs
+    /// on the removed state before a project of the same id can be made again (its stripe is
+    /// still held): the cross-project indexes forget the old project before a new one notes
+    /// anything.
+    func remove(_ id: String, whileRemoved: (ProjectState) -> Void) -> ProjectState? {
+        stripe(of: id).withLock { slots in
+            guard let removed = slots.removeValue(forKey: id)?.remove() else { return nil }
+            whileRemoved(removed)
+            return removed
+        }
     }
 
     /// Every slot, in id order (a snapshot of the table: slots added meanwhile are not in it).

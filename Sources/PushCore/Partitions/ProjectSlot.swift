@@ -23,14 +23,18 @@ final class ProjectSlot: Sendable {
 
     /// Runs `body` on the project with its lock held; nil once the project was removed.
     func withState<Result>(_ body: (inout ProjectState) -> Result) -> Result? {
-        state.withLock { project in
-            guard project != nil else { return nil }
-            let before = ProjectCounts.of(&project!)
-            let result = body(&project!)
-            let after = ProjectCounts.of(&project!)
-            if after != before { totals.withLock { $0.add(after, minus: before) } }
-            return result
-        }
+        state.withLock { apply(body, to: &$0) }
+    }
+
+    /// Runs `body` on `project` unless it was removed, and adds any change of its counts to the
+    /// stripe's totals.
+    private func apply<Result>(_ body: (inout ProjectState) -> Result, to project: inout ProjectState?) -> Result? {
+        guard project != nil else { return nil }
+        let before = ProjectCounts.of(&project!)
+        let result = body(&project!)
+        let after = ProjectCounts.of(&project!)
+        if after != before { totals.withLock { $0.add(after, minus: before) } }
+        return result
     }
 
     /// `withState` for a `body` that changes none of the project's counts (checked in debug

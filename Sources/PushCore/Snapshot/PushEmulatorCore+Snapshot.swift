@@ -17,55 +17,58 @@ extension PushEmulatorCore {
     /// deliveries, message log and faults, the clock's offset and the identifier counters.
     /// Open streams are not in it (a connection cannot be restored).
     public func exportState() -> JSONValue {
-        let (copies, clock, nextMessageID, nextDeliveryNumber) = consistentCopy()
-        let now = clock.now
-        let projects = copies.map { $0.snapshot(at: now) }
-        return .object(JSONObject([
-                JSONObject.Member(key: "kind", value: .string(Self.snapshotKind)),
-                JSONObject.Member(key: "version", value: .number(String(Self.snapshotVersion))),
-                JSONObject.Member(
-                    key: "clock",
-                    value: .object(JSONObject([
-                        JSONObject.Member(key: "offsetSeconds", value: .number(String(clock.offsetSeconds)))
-                    ]))),
-                JSONObject.Member(
-                    key: "counters",
-                    value: .object(JSONObject([
-                        // A string: 19 digits are more than a JavaScript number holds exactly.
-                        JSONObject.Member(key: "nextMessageId", value: .string(String(nextMessageID))),
-                        JSONObject.Member(
-                            key: "nextDeliveryNumber", value: .number(String(nextDeliveryNumber))),
-                    ]))),
-                JSONObject.Member(key: "projects", value: .array(projects)),
-            ]))
+        exportBuilding.withLock { _ in buildExport() }
     }
 
-    /// Every project, in id order, as it is at one moment, with the clock and counters of that
-    /// moment: every stripe and then every project is locked (in the lock order), each project
-    /// is expired as any read would and copied (a copy shares its storage until changed), and
-    /// the locks are released before anything is written out, so a slow reader holds none.
-    private func consistentCopy() -> (projects: [ProjectState], clock: EmulatorClock, nextMessageID: UInt64, nextDeliveryNumber: Int) {
+    private func buildExport() -> JSONValue {
+        // `now`: the time the copy was expired at, which the snapshot's times are read against.
+        let (copies, clock, now, nextMessageID, nextDeliveryNumber) = consistentCopy()
+        let projects = copies.map { $0.snapshot(at: now) }
+        return .object(JSONObject([
+            JSONObject.Member(key: "kind", value: .string(Self.snapshotKind)),
+            JSONObject.Member(key: "version", value: .number(String(Self.snapshotVersion))),
+            JSONObject.Member(
+                key: "clock",
+                value: .object(JSONObject([
+                    JSONObject.Member(key: "offsetSeconds", value: .number(String(clock.offsetSeconds)))
+                ]))),
+            JSONObject.Member(
+                key: "counters",
+                value: .object(JSONObject([
+                    // A string: 19 digits are more than a JavaScript number holds exactly.
+                    JSONObject.Member(key: "nextMessageId", value: .string(String(nextMessageID))),
+                    JSONObject.Member(
+                        key: "nextDeliveryNumber", value: .number(String(nextDeliveryNumber))),
+                ]))),
+            JSONObject.Member(key: "projects", value: .array(projects)),
+        ]))
+    }
+
+    /// Every project, in id order, each copied whole under its own lock (a copy shares its
+    /// storage until changed), while every stripe is held so that no project comes or goes; the
+    /// counters are read last, so they are past every copied id and number. The locks are
+    /// released before anything is written out, so a slow reader holds none. One project at a
+    /// time, not all at once: ThreadSanitizer gives up on a thread holding more than 64 locks.
+    private func consistentCopy() -> (
+        projects: [ProjectState], clock: EmulatorClock, now: Timestamp, nextMessageID: UInt64, nextDeliveryNumber: Int
+    ) {
         directory.withEveryStripeLocked { slots in
             let clock = self.clock
             let now = clock.now
-            var copies = [ProjectState]()
-            copies.reserveCapacity(slots.count)
-            func copy(from index: Int) -> (UInt64, Int) {
-                guard index < slots.count else { return (counters.upcomingMessageID, counters.upcomingDeliveryNumber) }
-                return slots[index].withState { project in
+            let copies = slots.compactMap { slot in
+                slot.withState { project -> ProjectState in
                     project.expireDue(at: now)
-                    copies.append(project)
-                    return copy(from: index + 1)
-                } ?? copy(from: index + 1)
+                    return project
+                }
             }
-            let (nextMessageID, nextDeliveryNumber) = copy(from: 0)
-            return (copies, clock, nextMessageID, nextDeliveryNumber)
+            return (copies, clock, now, counters.upcomingMessageID, counters.upcomingDeliveryNumber)
         }
     }
 
     /// `exportState()` serialized.
     public func exportStateBytes() -> [UInt8] {
-        JSONSerializer.serialize(exportState())
+        // Serialized before the next export is built: the tree is freed before another is made.
+        exportBuilding.withLock { _ in JSONSerializer.serialize(buildExport()) }
     }
 
     /// Replaces the whole state with a snapshot's, given as the bytes of its JSON.

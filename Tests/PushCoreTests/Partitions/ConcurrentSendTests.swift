@@ -1,5 +1,6 @@
 import ByteCoding
 @testable import PushCore
+import Synchronization
 import XCTest
 
 /// A send to one stored device converts outside its project's lock, between two short turns
@@ -55,6 +56,55 @@ final class ConcurrentSendTests: XCTestCase {
         guard case .accepted = outcome else { return XCTFail("\(outcome)") }
         XCTAssertEqual(try core.devices(project: "demo").items.map(\.token), [token])
         XCTAssertEqual(try core.messages(project: "demo").items.count, 1)
+    }
+
+    /// An APNs push whose device is uninstalled, and its token registered again with another
+    /// APNs token, while the push is converted: the device that had the APNs token is gone, so
+    /// the push is refused as Unregistered, not queued on the new registration.
+    func testAnAPNsPushToADeviceRegisteredAnewMeanwhileIsUnregistered() throws {
+        let core = makeCore()
+        let apnsToken = String(repeating: "ab", count: 32)
+        register(core, apnsToken: apnsToken)
+        var conversions = 0
+        let outcome = core.send(project: "demo", target: .apnsToken(apnsToken), origin: .apns, request: obj()) {
+            context -> Result<APNsNotification, Never> in
+            conversions += 1
+            if conversions == 1 {
+                _ = core.uninstallDevice(project: "demo", token: "device-1")
+                register(core, apnsToken: String(repeating: "cd", count: 32))
+            }
+            return .success(APNsNotification(headers: [], payload: JSONObject()))
+        }
+        guard case .unreachable(.unregistered) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(try core.device(project: "demo", token: "device-1").get().pendingCount, 0)
+    }
+
+    /// A stream's receipt that comes after its project was reset settles nothing in the project
+    /// made anew with the same id, whose delivery numbers start again at 1.
+    func testALateReceiptDoesNotSettleADeliveryOfTheNextProject() throws {
+        let core = makeCore()
+        register(core)
+        let held = Mutex<[StreamReceipt]>([])
+        let first = try core.attachStream(project: "demo", token: "device-1") { _, receipt in
+            held.withLock { $0.append(receipt) }
+        }.get()
+        sendFCM(core)
+        core.resetAll()
+        register(core)
+        // Recorded, not settled: the delivery stays handed to this stream.
+        let received = Mutex(0)
+        let second = try core.attachStream(project: "demo", token: "device-1") { _, _ in
+            received.withLock { $0 += 1 }
+        }.get()
+        sendFCM(core)
+        XCTAssertEqual(received.withLock { $0 }, 1)
+        // The old stream gives its delivery (number 1, as the new one's) back as unsent.
+        for receipt in held.withLock({ $0 }) { receipt.finish(sent: false) }
+        XCTAssertEqual(received.withLock { $0 }, 1, "the new stream was handed the delivery again")
+        let logged = try core.messages(project: "demo").items
+        XCTAssertEqual(logged.flatMap(\.deliveries).map(\.state), [.pending])
+        first.close()
+        second.close()
     }
 
     /// Eight threads send to 64 devices of one project: every send is accepted and stored once,
