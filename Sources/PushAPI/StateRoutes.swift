@@ -9,7 +9,13 @@ struct StateRoutes {
     let streams: DeviceStreams
 
     func register(in router: inout Router) {
-        router.add("GET", "/emulator/v1/state") { _ in .json(200, core.exportStateBytes()) }
+        router.add("GET", "/emulator/v1/state") { _ in
+            let snapshot = core.exportStateBytes()
+            // The tree the snapshot was serialized from, the size of the state several times
+            // over, is freed by now: handed back once exports stop, as a reset's memory is.
+            FreeMemory.releaseSoon()
+            return .json(200, snapshot)
+        }
         router.add("PUT", "/emulator/v1/state") { request in
             do throws(SnapshotError) {
                 try core.importState(request.body)

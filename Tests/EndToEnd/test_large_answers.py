@@ -149,7 +149,9 @@ def test_memory_of_a_large_answer_is_handed_back_while_its_client_keeps_the_sock
     assert len(send_many(emu, "large", "large-2", 3000, 3000)) == 3000
     with urllib.request.urlopen(emu.http + "/emulator/v1/state", timeout=60) as answer:
         answer.read()  # the first export's lasting allocations are not the answer's
-    time.sleep(1.5)
+    # Past the release that follows an export (FreeMemory's 2 s delay), so that what the first
+    # export freed is handed back before `before` is read.
+    time.sleep(3)
     before = emu.rss_kib()
     with socket.create_connection(("127.0.0.1", emu.port), timeout=60) as sock:
         sock.sendall(b"GET /emulator/v1/state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
