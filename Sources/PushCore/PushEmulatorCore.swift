@@ -292,7 +292,7 @@ public final class PushEmulatorCore: Sendable {
 
     /// Opens a long connection (`:stream`). The connect rules run first; their events, then every
     /// new delivery, go to `listener` in order — the first ones before this returns. The listener
-    /// runs on the sending thread, never under the emulator's lock, and settles each event's
+    /// runs on the sending thread, never under a lock of the emulator's, and settles each event's
     /// receipt once the stream has sent it (a delivery is `delivered` only then) or failed to.
     public func attachStream(
         project: String, token: String, listener: @escaping @Sendable (DeviceEvent, StreamReceipt) -> Void
