@@ -10,16 +10,25 @@ import Glibc
 /// that was just released. ThreadSanitizer intercepts it too, so every build uses this one
 /// type (docs/ARCHITECTURE.md, "Concurrency: what is locked where").
 ///
-/// The mutex and the value live in memory of their own, so that neither moves and the value
-/// is changed through a pointer, without the run-time exclusivity check that a class's stored
-/// property would cost on every call.
+/// The mutex and the value live in memory of their own (one allocation, the value after the
+/// mutex), so that neither moves and the value is changed through a pointer, without the
+/// run-time exclusivity check that a class's stored property would cost on every call.
 public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
+    /// Where the value starts in the allocation: past the mutex, aligned for the value.
+    private static var valueOffset: Int {
+        let alignment = MemoryLayout<Value>.alignment
+        return (MemoryLayout<pthread_mutex_t>.size + alignment - 1) / alignment * alignment
+    }
+
     /// Guards `value`.
     public init(_ value: consuming sending Value) {
-        mutex = .allocate(capacity: 1)
+        let memory = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.valueOffset + MemoryLayout<Value>.size,
+            alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Value>.alignment))
+        mutex = memory.bindMemory(to: pthread_mutex_t.self, capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         #if DEBUG
         // Debug builds (the tests, the sanitizer runs) make a lock taken again by the thread that
@@ -32,15 +41,14 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
         #else
         pthread_mutex_init(mutex, nil)
         #endif
-        self.value = .allocate(capacity: 1)
+        self.value = (memory + Self.valueOffset).bindMemory(to: Value.self, capacity: 1)
         self.value.initialize(to: value)
     }
 
     deinit {
         value.deinitialize(count: 1)
-        value.deallocate()
         pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        UnsafeMutableRawPointer(mutex).deallocate()
     }
 
     /// Runs `body` on the value with the lock held.

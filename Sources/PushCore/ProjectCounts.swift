@@ -11,17 +11,23 @@ struct ProjectCounts: Sendable, Equatable {
     /// No projects.
     init() {}
 
-    /// The counts of `project`, read from counts it keeps (no device or delivery is visited).
-    init(of project: ProjectState) {
-        devices = project.devices.count
-        connectedDevices = project.streams.count
-        deliveries = project.deliveries.counts
+    /// The counts of `shard`, read from counts it keeps (no device or delivery is visited).
+    init(of shard: DeviceShard) {
+        devices = shard.devices.count
+        connectedDevices = shard.streams.count
+        deliveries = shard.deliveries.counts
     }
 
-    /// The counts of `project`, read where it is stored (a copy would retain and release its
+    /// The counts of every shard of `project` (`project.shards` is empty while they are in
+    /// their slot's locks).
+    init(of project: ProjectState) {
+        for shard in project.shards { add(ProjectCounts(of: shard), minus: ProjectCounts()) }
+    }
+
+    /// The counts of `shard`, read where it is stored (a copy would retain and release its
     /// every part).
-    static func of(_ project: inout ProjectState) -> ProjectCounts {
-        ProjectCounts(of: project)
+    static func of(_ shard: inout DeviceShard) -> ProjectCounts {
+        ProjectCounts(of: shard)
     }
 
     /// Adds `added` and takes away `removed`.

@@ -1,8 +1,9 @@
 extension ProjectState {
-    /// The locked part of `PushEmulatorCore.send`: resolves the target in this project,
-    /// converts, numbers, queues and logs. Returns the outcome and the streams to drain once
+    /// `PushEmulatorCore.send` with the whole project locked, for a send that the shards cannot
+    /// take one at a time (a topic or condition, a device the send registers): resolves the
+    /// target, converts, numbers, queues and logs. Returns the outcome and the streams to drain once
     /// unlocked. Message ids and delivery numbers come from `counters`, taken here, under the
-    /// project's lock, so that the project's deliveries are numbered in the order they are
+    /// project's locks, so that each shard's deliveries are numbered in the order they are
     /// stored; a device this send registers with an APNs token is noted in `indexes`.
     mutating func accept<Failure: Error & Sendable>(
         counters: IdentifierCounters,
@@ -18,15 +19,16 @@ extension ProjectState {
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         var tokens = [String]()
         var newDevice: Device?
-        // The position of a single stored target, valid until a device is inserted.
-        var slot: DeviceTable.Index?
+        // The shard and position of a single stored target, valid until a device is inserted.
+        var slot: (shard: Int, position: DeviceTable.Index)?
         // The device an APNs send found a moment ago, if it still has the APNs token: one lookup by
         // its token instead of two (APNs token, then device).
         let resolution: ProjectState.Resolution
-        if let knownDevice, case .apnsToken(let given) = target,
-            let position = position(ofDevice: knownDevice, withAPNsToken: given)
+        let knownShard = knownDevice.map { DeviceShard.index(of: $0.key) }
+        if let knownDevice, let knownShard, case .apnsToken(let given) = target,
+            let position = shards[knownShard].position(ofDevice: knownDevice.key, withAPNsToken: given)
         {
-            resolution = .device(position)
+            resolution = .device(shard: knownShard, position)
         } else {
             resolution = resolve(target, mode: configuration.tokenMode)
         }
@@ -35,8 +37,8 @@ extension ProjectState {
             return (.unreachable(reason), [])
         case .devices(let found):
             tokens = found
-        case .device(let position):
-            slot = position
+        case .device(let shard, let position):
+            slot = (shard, position)
         case .newDevice(let token, let apnsToken):
             newDevice = makeDevice(
                 token: token ?? unusedToken(), apnsToken: apnsToken, platform: .ios,
@@ -78,7 +80,7 @@ extension ProjectState {
                     made = try make(for: newDevice)
                 } else {
                     // Not through the getter of `devices.values[slot]`, which copies the device.
-                    made = try ProjectState.read(&devices.values[slot!]) {
+                    made = try DeviceShard.read(&shards[slot!.shard].devices.values[slot!.position]) {
                         device throws(Failure) in try make(for: device)
                     }
                 }
@@ -96,13 +98,14 @@ extension ProjectState {
             // numbered or queued, so that a failed conversion leaves nothing behind. Each
             // delivery is queued as it is made ready, then the message is logged once, with the
             // range of its delivery numbers.
-            var converted = [(position: DeviceTable.Index, notification: APNsNotification)]()
+            var converted = [(shard: Int, position: DeviceTable.Index, notification: APNsNotification)]()
             converted.reserveCapacity(tokens.count)
             for token in tokens {
                 // Read in place: a copy of the device held on would make its queue copy when it grows.
-                guard let position = devices.index(forKey: token) else { continue }
+                let shard = DeviceShard.index(of: token)
+                guard let position = shards[shard].devices.index(forKey: token) else { continue }
                 do throws(Failure) {
-                    converted.append((position, try convert(for: devices.values[position])))
+                    converted.append((shard, position, try convert(for: shards[shard].devices.values[position])))
                 } catch {
                     return (.rejected(error), [])
                 }
@@ -112,14 +115,14 @@ extension ProjectState {
             let numbers = firstNumber..<firstNumber + converted.count
             var made = [Delivery]()
             made.reserveCapacity(converted.count)
-            for (offset, (position, notification)) in converted.enumerated() {
+            for (offset, (shard, position, notification)) in converted.enumerated() {
                 made.append(.pending(
-                    notification, number: firstNumber + offset, messageName: name, device: devices.values[position],
-                    origin: origin, now: now))
+                    notification, number: firstNumber + offset, messageName: name,
+                    device: shards[shard].devices.values[position], origin: origin, now: now))
             }
             var subscribersOfAll = [StreamSubscriber]()
             for delivery in made {
-                let subscribers = enqueue(
+                let subscribers = shards[DeviceShard.index(of: delivery.token)].enqueue(
                     delivery, logSequence: log.nextSequence, now: now, configuration: configuration)
                 if !subscribers.isEmpty { subscribersOfAll += subscribers }
             }
@@ -132,8 +135,9 @@ extension ProjectState {
     /// Queues a send's one delivery, `made`, for the device at `slot` (nil: the device the
     /// delivery names, just inserted) and logs the send. Returns the outcome and the streams to
     /// drain once unlocked.
-    mutating func store<Failure: Error & Sendable>(
-        _ made: consuming Delivery, at slot: DeviceTable.Index?, target: MessageTarget, origin: DeliveryOrigin,
+    private mutating func store<Failure: Error & Sendable>(
+        _ made: consuming Delivery, at slot: (shard: Int, position: DeviceTable.Index)?, target: MessageTarget,
+        origin: DeliveryOrigin,
         requestBody: [UInt8], now: Timestamp, configuration: PushCoreConfiguration
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         let name = made.messageName
@@ -144,8 +148,9 @@ extension ProjectState {
         let loggedTarget: MessageTarget
         if case .token = target { loggedTarget = .token(made.token) } else { loggedTarget = target }
         // Moved in: otherwise the store keeps a copy and this one is freed.
-        let notified = enqueue(
-            consume made, at: slot, logSequence: log.nextSequence, now: now, configuration: configuration)
+        let shard = slot?.shard ?? DeviceShard.index(of: made.token)
+        let notified = shards[shard].enqueue(
+            consume made, at: slot?.position, logSequence: log.nextSequence, now: now, configuration: configuration)
         log.append(
             name: name, origin: origin, sentAt: now, target: loggedTarget, requestBody: requestBody, deliveryNumbers: numbers)
         return (.accepted(SentMessage(messageName: name, deliveryNumbers: numbers)), notified)

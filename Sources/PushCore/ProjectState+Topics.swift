@@ -8,8 +8,8 @@ extension ProjectState {
     }
 
     func subscriptionTarget(_ registration: String, mode: TokenMode) -> Result<SubscriptionTarget, SubscriptionError> {
-        if devices[registration] != nil { return .success(.existing(registration)) }
-        if let at = uninstalledTokens[registration] { return .failure(.uninstalled(at: at)) }
+        if device(registration) != nil { return .success(.existing(registration)) }
+        if let at = uninstalledAt(registration) { return .failure(.uninstalled(at: at)) }
         guard RegistrationToken.isWellFormed(registration) else { return .failure(.malformedRegistration) }
         guard mode == .lenient else { return .failure(.registrationNotFound) }
         return .success(.new(registration))
@@ -17,8 +17,8 @@ extension ProjectState {
 
     /// Existing devices only: lookups never register a device.
     func subscribedDevice(_ registration: String) -> Result<Device, SubscriptionError> {
-        if let device = devices[registration] { return .success(device) }
-        if let at = uninstalledTokens[registration] { return .failure(.uninstalled(at: at)) }
+        if let device = device(registration) { return .success(device) }
+        if let at = uninstalledAt(registration) { return .failure(.uninstalled(at: at)) }
         guard RegistrationToken.isWellFormed(registration) else { return .failure(.malformedRegistration) }
         return .failure(.registrationNotFound)
     }
@@ -26,8 +26,9 @@ extension ProjectState {
     /// Subscribes a stored device; the topic comes into being with its first subscriber.
     mutating func subscribe(token: String, to topic: String, now: Timestamp) -> Result<TopicSubscription, SubscriptionError> {
         guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
-        guard var device = devices.removeValue(forKey: token) else { return .failure(.registrationNotFound) }
-        defer { devices[token] = device }
+        let shard = DeviceShard.index(of: token)
+        guard var device = shards[shard].devices.removeValue(forKey: token) else { return .failure(.registrationNotFound) }
+        defer { shards[shard].devices[token] = device }
         if let existing = device.subscriptions[topic] { return .failure(.alreadySubscribed(existing)) }
         guard device.subscriptions.count < TopicLimits.maximumTopicsPerDevice else { return .failure(.tooManyTopics) }
         if let exhausted = exhaustedCounter(subscribingTo: topic) { return .failure(.counterExhausted(exhausted)) }
@@ -52,8 +53,11 @@ extension ProjectState {
     /// Removes a subscription; `.notSubscribed` when there was none.
     mutating func unsubscribe(token: String, from topic: String) -> Result<Void, SubscriptionError> {
         guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
-        guard devices[token] != nil else { return .failure(.registrationNotFound) }
-        guard devices[token]!.subscriptions.removeValue(forKey: topic) != nil else { return .failure(.notSubscribed) }
+        let shard = DeviceShard.index(of: token)
+        guard shards[shard].devices[token] != nil else { return .failure(.registrationNotFound) }
+        guard shards[shard].devices[token]!.subscriptions.removeValue(forKey: topic) != nil else {
+            return .failure(.notSubscribed)
+        }
         topics[topic]?.subscribers.remove(token)
         return .success(())
     }
@@ -61,7 +65,7 @@ extension ProjectState {
     /// Tokens of the devices subscribed to `topic`, in registration order.
     func subscribers(of topic: String) -> [String] {
         guard let record = topics[topic] else { return [] }
-        return record.subscribers.compactMap { devices[$0] }.sorted { $0.sequence < $1.sequence }.map(\.token)
+        return record.subscribers.compactMap { device($0) }.sorted { $0.sequence < $1.sequence }.map(\.token)
     }
 
     /// Topics in order of creation.

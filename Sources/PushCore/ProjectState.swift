@@ -1,11 +1,17 @@
-/// Everything the emulator keeps for one project: devices, their deliveries, the message log
-/// and open streams. Plain value; its `ProjectSlot` guards it with the project's own lock.
+/// Everything the emulator keeps for one project: its devices with their deliveries and open
+/// streams (in `DeviceShard`s), the message log, topics and faults. Plain value.
+///
+/// In a `ProjectSlot` each shard sits behind a lock of its own and `shards` is empty: the slot's
+/// lock over this value guards only what is the project's as a whole (the log, topics, faults,
+/// counters). An operation that needs the whole project (a registration, a topic send, a read
+/// of the log) gets it with every shard moved in (`ProjectSlot.withWholeProject`).
 struct ProjectState: Sendable {
     /// How a send's target resolves to devices.
     enum Resolution {
         case devices([String])
-        /// One stored device, by its position: the send reaches it without hashing its token again.
-        case device(DeviceTable.Index)
+        /// One stored device, by its shard and position: the send reaches it without hashing its
+        /// token again.
+        case device(shard: Int, DeviceTable.Index)
         case newDevice(token: String?, apnsToken: String?)
         case unreachable(UnreachableTarget)
     }
@@ -14,21 +20,10 @@ struct ProjectState: Sendable {
     /// The sender id derived from the project id (used unless `--sender-id` sets one); every
     /// send writes it into its payload.
     let derivedSenderID: String
-    var devices = DeviceTable()
-    var tokenByAPNsToken = TokenTable<String>()
-    var uninstalledTokens = TokenTable<Timestamp>()
-    var uninstalledAPNsTokens = TokenTable<Timestamp>()
-    /// The message log sequences of uninstalled devices (`Device.messageLogSequences`), by token:
-    /// their messages still match the log's `token` filter, and a device registered again with
-    /// the token carries on with them.
-    var messageLogSequencesOfUninstalled = TokenTable<ChunkedArray<Int>>()
-    var deliveries = DeliveryStore()
-    /// The expiry of every stored delivery, earliest first, so that a read expires what is due
-    /// without visiting the rest. Entries of deliveries that have left their queue since
-    /// (delivered, collapsed, deleted, dropped) stay until they come up and are skipped then.
-    var expiries = MinHeap<PendingExpiry>()
+    /// The devices and what is theirs, shard `DeviceShard.index(of:)` of each token; empty while
+    /// the shards are in their slot's locks.
+    var shards: [DeviceShard]
     var log = MessageLog()
-    var streams: [String: [StreamSubscriber]] = [:]
     /// Every topic that ever had a subscriber, by name.
     var topics: [String: TopicRecord] = [:]
     /// Faults injected into this project's sends (docs/faults.md).
@@ -37,29 +32,70 @@ struct ProjectState: Sendable {
     var nextSubscriptionSequence = 1
     /// The sequence of the next registered device (`insert` keeps it above every device's).
     var nextDeviceSequence = 1
-    /// The source of this project's generated tokens, `apns-id`s and fault draws, seeded from
-    /// the emulator's when the project is made (`ProjectDirectory`).
+    /// The source of this project's generated tokens and fault draws, and of its shards' seeds,
+    /// seeded from the emulator's when the project is made (`ProjectDirectory`).
     var random = SeededRandomNumberGenerator(seed: 0)
+    /// Set on what a removed project leaves in its slot (`ProjectSlot`).
+    private(set) var isRemoved = false
 
     init(projectID: String) {
         self.projectID = projectID
         self.derivedSenderID = SenderID.derived(fromProjectID: projectID)
+        shards = Array(repeating: DeviceShard(), count: DeviceShard.count)
+    }
+
+    /// What a removed project leaves in its slot: no shards, marked removed.
+    static func removed(_ projectID: String) -> ProjectState {
+        var project = ProjectState(projectID: projectID)
+        project.shards = []
+        project.isRemoved = true
+        return project
+    }
+
+    /// The stored device with `token`, if any.
+    func device(_ token: String) -> Device? {
+        shards[DeviceShard.index(of: token)].devices[token]
     }
 
     /// Devices in registration order.
-    var devicesInOrder: [Device] { devices.values.sorted { $0.sequence < $1.sequence } }
+    var devicesInOrder: [Device] {
+        shards.flatMap(\.devices.values).sorted { $0.sequence < $1.sequence }
+    }
+
+    /// When the device with `token` was uninstalled, if it was and is not registered again.
+    func uninstalledAt(_ token: String) -> Timestamp? {
+        shards[DeviceShard.index(of: token)].uninstalledTokens[token]
+    }
+
+    /// Every open stream of the project's devices.
+    var openStreams: [StreamSubscriber] {
+        shards.flatMap { $0.streams.values.joined() }
+    }
+
+    /// The APNs tokens of the project's devices, stored or uninstalled.
+    var apnsTokens: [String] {
+        shards.flatMap { $0.tokenByAPNsToken.tokens + $0.uninstalledAPNsTokens.tokens }
+    }
+
+    /// Every shard's deliveries, read together.
+    var deliveries: ProjectDeliveries { ProjectDeliveries(shards.map(\.deliveries)) }
 
     func resolve(_ target: MessageTarget, mode: TokenMode) -> Resolution {
         switch target {
         case .token(let token), .fid(let token):
-            if let slot = devices.index(forKey: token) { return .device(slot) }
-            if let at = uninstalledTokens[token] { return .unreachable(.unregistered(since: at)) }
+            let shard = DeviceShard.index(of: token)
+            if let position = shards[shard].devices.index(forKey: token) { return .device(shard: shard, position) }
+            if let at = shards[shard].uninstalledTokens[token] { return .unreachable(.unregistered(since: at)) }
             guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: token, apnsToken: nil)
         case .apnsToken(let given):
             let apnsToken = APNsDeviceToken.normalized(given)
-            if let token = tokenByAPNsToken[apnsToken], let slot = devices.index(forKey: token) { return .device(slot) }
-            if let at = uninstalledAPNsTokens[apnsToken] { return .unreachable(.unregistered(since: at)) }
+            let apnsShard = DeviceShard.index(of: apnsToken)
+            if let token = shards[apnsShard].tokenByAPNsToken[apnsToken]?.token {
+                let shard = DeviceShard.index(of: token)
+                if let position = shards[shard].devices.index(forKey: token) { return .device(shard: shard, position) }
+            }
+            if let at = shards[apnsShard].uninstalledAPNsTokens[apnsToken] { return .unreachable(.unregistered(since: at)) }
             guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: nil, apnsToken: apnsToken)
         case .topic(let topic):
@@ -73,22 +109,14 @@ struct ProjectState: Sendable {
         }
     }
 
-    /// Where `device` is, when it has the APNs token `apnsToken`; nil otherwise. `mutating` only
-    /// so that the device is read in place.
-    mutating func position(ofDevice device: KnownDevice, withAPNsToken apnsToken: String) -> DeviceTable.Index? {
-        guard let position = devices.index(forKey: device.key),
-            Self.read(&devices.values[position], { $0.apnsToken == apnsToken })
-        else { return nil }
-        return position
-    }
-
     /// Checks a registration against the devices present; `token` is the one to use.
     func check(_ registration: DeviceRegistration, token: String) -> DeviceRegistrationError? {
         guard RegistrationToken.isWellFormed(token) else { return .malformedToken }
-        guard devices[token] == nil else { return .tokenInUse }
+        guard device(token) == nil else { return .tokenInUse }
         if let apnsToken = registration.apnsToken {
             guard APNsDeviceToken.isWellFormed(apnsToken) else { return .malformedAPNsToken }
-            guard tokenByAPNsToken[APNsDeviceToken.normalized(apnsToken)] == nil else { return .apnsTokenInUse }
+            let normalized = APNsDeviceToken.normalized(apnsToken)
+            guard shards[DeviceShard.index(of: normalized)].tokenByAPNsToken[normalized] == nil else { return .apnsTokenInUse }
         }
         return Counter.check(.deviceSequence, at: nextDeviceSequence).map(DeviceRegistrationError.counterExhausted)
     }
@@ -106,65 +134,106 @@ struct ProjectState: Sendable {
     /// and the messages the log holds for the token stay found by it.
     mutating func insert(_ device: Device) {
         var device = device
-        if !messageLogSequencesOfUninstalled.isEmpty,
-           let earlier = messageLogSequencesOfUninstalled.removeValue(forKey: device.token) {
+        let shard = DeviceShard.index(of: device.token)
+        if !shards[shard].messageLogSequencesOfUninstalled.isEmpty,
+           let earlier = shards[shard].messageLogSequencesOfUninstalled.removeValue(forKey: device.token) {
             device.messageLogSequences = earlier
         }
-        uninstalledTokens[device.token] = nil
+        shards[shard].uninstalledTokens[device.token] = nil
         if let apnsToken = device.apnsToken {
-            tokenByAPNsToken[apnsToken] = device.token
-            uninstalledAPNsTokens[apnsToken] = nil
+            let apnsShard = DeviceShard.index(of: apnsToken)
+            shards[apnsShard].tokenByAPNsToken[apnsToken] = APNsTokenOwner(token: device.token, bundleID: device.bundleID)
+            shards[apnsShard].uninstalledAPNsTokens[apnsToken] = nil
         }
         nextDeviceSequence = max(nextDeviceSequence, device.sequence) + 1
-        devices[device.token] = device
+        shards[shard].devices[device.token] = device
     }
 
     /// Deletes a device (the app was uninstalled): its stored deliveries are dropped and later
     /// sends to it are UNREGISTERED. Returns its open streams, to be closed outside the lock.
     mutating func uninstall(token: String, now: Timestamp) -> [StreamSubscriber]? {
-        guard let device = devices.removeValue(forKey: token) else { return nil }
+        let shard = DeviceShard.index(of: token)
+        guard let device = shards[shard].devices.removeValue(forKey: token) else { return nil }
         for topic in device.subscriptions.keys { topics[topic]?.subscribers.remove(token) }
         for number in device.pendingDeliveryNumbers {
-            deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
+            shards[shard].deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
         }
-        uninstalledTokens[token] = now
-        if !device.messageLogSequences.isEmpty { messageLogSequencesOfUninstalled[token] = device.messageLogSequences }
+        shards[shard].uninstalledTokens[token] = now
+        if !device.messageLogSequences.isEmpty {
+            shards[shard].messageLogSequencesOfUninstalled[token] = device.messageLogSequences
+        }
         if let apnsToken = device.apnsToken {
-            tokenByAPNsToken[apnsToken] = nil
-            uninstalledAPNsTokens[apnsToken] = now
+            let apnsShard = DeviceShard.index(of: apnsToken)
+            shards[apnsShard].tokenByAPNsToken[apnsToken] = nil
+            shards[apnsShard].uninstalledAPNsTokens[apnsToken] = now
         }
-        return streams.removeValue(forKey: token) ?? []
+        return shards[shard].streams.removeValue(forKey: token) ?? []
+    }
+
+    /// Changes a stored device's bundle id, in its APNs token's entry too; false when there is no
+    /// device with `token`.
+    mutating func changeBundleID(ofDevice token: String, to bundleID: String) -> Bool {
+        let shard = DeviceShard.index(of: token)
+        guard shards[shard].devices[token] != nil else { return false }
+        shards[shard].devices[token]!.bundleID = bundleID
+        if let apnsToken = shards[shard].devices[token]!.apnsToken {
+            shards[DeviceShard.index(of: apnsToken)].tokenByAPNsToken[apnsToken]?.bundleID = bundleID
+        }
+        return true
+    }
+
+    /// Expires what is due in every shard (`DeviceShard.expireDue(at:)`).
+    mutating func expireDue(at now: Timestamp) {
+        for shard in shards.indices { shards[shard].expireDue(at: now) }
     }
 
     /// The sequences of the message log's entries that reached the device with `token`, stored
     /// or uninstalled, in log order (empty for a token the log never reached).
     func messageLogSequences(of token: String) -> ChunkedArray<Int> {
-        devices[token]?.messageLogSequences ?? messageLogSequencesOfUninstalled[token] ?? ChunkedArray()
+        shards[DeviceShard.index(of: token)].messageLogSequences(of: token)
     }
 
     /// Empties the message log and every device's sequences of it.
     mutating func clearMessageLog() {
         log.clear()
-        messageLogSequencesOfUninstalled.removeAll()
-        // By position, in place: a loop over `devices.values.indices` would hold a copy of the
-        // table and make the first change copy every device.
-        var slot = devices.values.startIndex
-        while slot != devices.values.endIndex {
-            devices.values[slot].messageLogSequences.removeAll()
-            slot = devices.values.index(after: slot)
+        for shard in shards.indices {
+            shards[shard].messageLogSequencesOfUninstalled.removeAll()
+            // By position, in place: a loop over `devices.values.indices` would hold a copy of the
+            // table and make the first change copy every device.
+            var slot = shards[shard].devices.values.startIndex
+            while slot != shards[shard].devices.values.endIndex {
+                shards[shard].devices.values[slot].messageLogSequences.removeAll()
+                slot = shards[shard].devices.values.index(after: slot)
+            }
         }
+    }
+
+    /// Logs an accepted send of one delivery, taking its delivery number from `counters` (under
+    /// the lock of the device's shard, so that each shard's deliveries are numbered in the order
+    /// they are stored). Returns the number and the entry's sequence, or the counter exhausted.
+    mutating func logSend(
+        name: MessageName, origin: DeliveryOrigin, sentAt: Timestamp, target: MessageTarget, requestBody: [UInt8],
+        counters: IdentifierCounters
+    ) -> Result<(number: Int, logSequence: Int), CounterExhausted> {
+        if let exhausted = Counter.check(.logSequence, at: log.nextSequence) { return .failure(exhausted) }
+        guard let number = counters.takeDeliveryNumbers(1) else { return .failure(CounterExhausted(counter: .deliveryNumber)) }
+        let sequence = log.nextSequence
+        log.append(
+            name: name, origin: origin, sentAt: sentAt, target: target, requestBody: requestBody,
+            deliveryNumbers: number..<number + 1)
+        return .success((number, sequence))
     }
 
     /// A generated registration token no device of the project uses.
     mutating func unusedToken() -> String {
         while true {
             let token = RegistrationToken.generate(using: &random)
-            if devices[token] == nil, uninstalledTokens[token] == nil { return token }
+            if device(token) == nil, uninstalledAt(token) == nil { return token }
         }
     }
 
     /// Why a device cannot be found by token.
     func lookupError(token: String) -> DeviceLookupError {
-        uninstalledTokens[token].map { .uninstalled(at: $0) } ?? .notFound
+        shards[DeviceShard.index(of: token)].lookupError(token: token)
     }
 }

@@ -13,12 +13,10 @@ extension PushEmulatorCore {
     ) -> Result<APNsRecipient, APNsRecipientError> {
         do {
             let token = APNsDeviceToken.normalized(deviceToken)
-            // The project is read where it is stored, under its lock, and so is the device: a
-            // copy of either would retain and release its every part.
             func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
                 while let slot = directory.slot(id) {
                     // Nil only when the project was removed meanwhile: look again.
-                    guard let found = slot.read({ Self.lookUp(token, bundleID: bundleID, in: &$0, slot: slot) }) else { continue }
+                    guard let found = Self.lookUp(token, bundleID: bundleID, in: slot) else { continue }
                     return found.map { found in found.map { APNsRecipient(project: id, device: $0) } }
                 }
                 return nil
@@ -60,21 +58,23 @@ public struct APNsRecipient: Sendable, Equatable {
 }
 
 extension PushEmulatorCore {
-    /// The device of APNs token `token` in `project`: success (with the device), Unregistered or
-    /// DeviceTokenNotForTopic, or nil when the project never had it. `inout` only so that the
-    /// project is read in place.
+    /// The device of APNs token `token` in the project of `slot`: success (with the device),
+    /// Unregistered or DeviceTokenNotForTopic, or `.some(nil)` when the project never had it;
+    /// nil when the project was removed, to be asked again.
     fileprivate static func lookUp(
-        _ token: String, bundleID: String?, in project: inout ProjectState, slot: ProjectSlot
-    ) -> Result<KnownDevice?, APNsRecipientError>? {
-        if let fcmToken = project.tokenByAPNsToken[token] {
-            let device = KnownDevice(token: fcmToken, in: slot)
-            if let slot = project.devices.index(forKey: device.key) {
-                let deviceBundleID = ProjectState.read(&project.devices.values[slot]) { $0.bundleID }
-                if let bundleID, deviceBundleID != bundleID { return .failure(.notForTopic) }
-                return .success(device)
+        _ token: String, bundleID: String?, in slot: ProjectSlot
+    ) -> Result<KnownDevice?, APNsRecipientError>?? {
+        // One digest of the APNs token finds its shard and its entry there, which has the
+        // device's bundle id: the device's own shard is not locked here (the send checks there
+        // that the device still has the APNs token).
+        let key = TokenKey(token)
+        return slot.readShard(DeviceShard.index(of: key)) { shard -> Result<KnownDevice?, APNsRecipientError>? in
+            if let owner = shard.tokenByAPNsToken[key: key] {
+                if let bundleID, owner.bundleID != bundleID { return .failure(.notForTopic) }
+                return .success(KnownDevice(token: owner.token, in: slot))
             }
+            return shard.uninstalledAPNsTokens[key: key].map { .failure(.unregistered(since: $0)) }
         }
-        return project.uninstalledAPNsTokens[token].map { .failure(.unregistered(since: $0)) }
     }
 }
 

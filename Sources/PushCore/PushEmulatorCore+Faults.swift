@@ -24,19 +24,19 @@ extension PushEmulatorCore {
 
     /// A page of the project's faults, oldest first.
     public func faults(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<Fault> {
-        let faults = withProject(project) { $0.faults.faults } ?? []
+        let faults = withProjectPart(project) { $0.faults.faults } ?? []
         return try page.page(of: faults, position: \.id)
     }
 
     /// One fault by id, or nil.
     public func fault(project: String, id: Int) -> Fault? {
-        withProject(project) { $0.faults.fault(id: id) } ?? nil
+        withProjectPart(project) { $0.faults.fault(id: id) } ?? nil
     }
 
     /// Deletes one fault; false when there is none with this id.
     @discardableResult
     public func deleteFault(project: String, id: Int) -> Bool {
-        withProject(project) { projectState in
+        withProjectPart(project) { projectState in
             guard let removed = projectState.faults.remove(id: id) else { return false }
             indexes.noteRemoved([removed], from: project, remaining: projectState.faults)
             return true
@@ -45,7 +45,7 @@ extension PushEmulatorCore {
 
     /// Deletes every fault of the project.
     public func deleteFaults(project: String) {
-        withProject(project) { projectState in
+        withProjectPart(project) { projectState in
             let removed = projectState.faults.faults
             projectState.faults.removeAll()
             indexes.noteRemoved(removed, from: project, remaining: FaultTable())
@@ -56,7 +56,7 @@ extension PushEmulatorCore {
     /// one atomic read while no project has a fault.
     public func fireFault(project: String, on send: FaultedSend) -> FiredFault? {
         guard indexes.faultsPresent.load(ordering: .relaxed) else { return nil }
-        let fired = readProject(project) { projectState -> FiredFault? in
+        let fired = withProjectPart(project) { projectState -> FiredFault? in
             guard !projectState.faults.isEmpty else { return nil }
             return projectState.faults.fire(on: send)
         } ?? nil
@@ -73,7 +73,7 @@ extension PushEmulatorCore {
         guard indexes.faultsPresent.load(ordering: .relaxed) else { return nil }
         let attempt = FaultedSend.tokenRequest(serviceAccount: serviceAccount)
         for project in indexes.projects(faultingServiceAccount: serviceAccount) {
-            if let fired = withProject(project, { $0.faults.fire(on: attempt) }) ?? nil { return fired }
+            if let fired = withProjectPart(project, { $0.faults.fire(on: attempt) }) ?? nil { return fired }
         }
         return nil
     }

@@ -67,7 +67,7 @@ extension PushEmulatorCore {
 
     /// A page of the project's topics, in order of creation, with their subscriber counts.
     public func topics(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<TopicSummary> {
-        let topics = withProject(project) { $0.topicsInOrder } ?? []
+        let topics = withProjectPart(project) { $0.topicsInOrder } ?? []
         return try page.page(of: topics, position: \.sequence)
     }
 
@@ -81,7 +81,7 @@ extension PushEmulatorCore {
         let now = self.now
         return tokens.map { token -> SubscriptionError? in
             guard TopicLimits.isValidName(topic) else { return .invalidTopicName(topic) }
-            // Found, then changed under the project's lock, where the device is looked up again:
+            // Found, then changed under the project's locks, where the device is looked up again:
             // it may have gone in between (then the token is looked for again).
             while true {
                 let project: String
@@ -90,7 +90,7 @@ extension PushEmulatorCore {
                 case .failure(let error): return error
                 }
                 let result = withProject(project) { projectState -> Result<Void, SubscriptionError>? in
-                    guard projectState.devices[token] != nil else { return nil }
+                    guard projectState.device(token) != nil else { return nil }
                     return subscribe
                         ? projectState.subscribe(token: token, to: topic, now: now).map { _ in () }
                         : projectState.unsubscribe(token: token, from: topic)
@@ -108,7 +108,7 @@ extension PushEmulatorCore {
     public func instance(token: String) -> Result<(project: String, device: Device), SubscriptionError> {
         while true {
             let found = project(holdingToken: token).map { project -> (project: String, device: Device)? in
-                guard let device = withProject(project, { $0.devices[token] }) ?? nil else { return nil }
+                guard let device = withShard(of: token, in: project, { $0.devices[token] }) ?? nil else { return nil }
                 return (project, device)
             }
             switch found {
@@ -120,11 +120,12 @@ extension PushEmulatorCore {
     }
 
     /// The project whose device has this token (projects in name order, so the answer is stable),
-    /// each project read under its own lock in turn.
+    /// each project read under the lock of the token's shard in turn.
     func project(holdingToken token: String) -> Result<String, SubscriptionError> {
         let slots = directory.slots
-        if let slot = slots.first(where: { $0.withState({ $0.devices[token] != nil }) == true }) { return .success(slot.id) }
-        if let at = slots.lazy.compactMap({ $0.withState({ $0.uninstalledTokens[token] }) ?? nil }).first {
+        let shard = DeviceShard.index(of: token)
+        if let slot = slots.first(where: { $0.readShard(shard, { $0.devices[token] != nil }) == true }) { return .success(slot.id) }
+        if let at = slots.lazy.compactMap({ $0.readShard(shard, { $0.uninstalledTokens[token] }) ?? nil }).first {
             return .failure(.uninstalled(at: at))
         }
         return .failure(RegistrationToken.isWellFormed(token) ? .registrationNotFound : .malformedRegistration)

@@ -13,7 +13,7 @@ extension PushEmulatorCore {
             var bundleID = configuration.defaultBundleID
             switch projectState.resolve(target, mode: configuration.tokenMode) {
             case .unreachable(let reason): return .success(.unreachable(reason))
-            case .device(let slot): bundleID = projectState.devices.values[slot].bundleID
+            case .device(let shard, let position): bundleID = projectState.shards[shard].devices.values[position].bundleID
             case .devices, .newDevice: break
             }
             // The id the next send gets, left for it.

@@ -6,8 +6,9 @@ import Locking
 /// they may call back in.
 ///
 /// Partitioned so that unrelated work never waits on one lock (docs/ARCHITECTURE.md,
-/// "Concurrency: what is locked where"): each project behind its own lock (`ProjectSlot`), found
-/// in a striped `ProjectDirectory`; message ids, delivery numbers and the clock's offset in
+/// "Concurrency: what is locked where"): each project behind locks of its own (`ProjectSlot`:
+/// one per shard of its devices, one for its log, topics and faults), found in a striped
+/// `ProjectDirectory`; message ids, delivery numbers and the clock's offset in
 /// atomics; the indexes across projects behind a lock that only registrations, faults and
 /// pushes to another project's device take.
 public final class PushEmulatorCore: Sendable {
@@ -46,26 +47,39 @@ public final class PushEmulatorCore: Sendable {
         faultsFired = FaultsFired()
     }
 
-    /// Runs `body` on project `id`, made (empty) when there is none, with its lock held.
+    /// Runs `body` on the whole of project `id` (`ProjectSlot.withWholeProject`: every lock of
+    /// the project held), made (empty) when there is none.
     func withProject<Result>(creating id: String, _ body: (inout ProjectState) -> Result) -> Result {
         while true {
             // Nil only when the project was removed between finding its slot and locking it.
-            if let result = directory.slot(creating: id).withState(body) { return result }
+            if let result = directory.slot(creating: id).withWholeProject(body) { return result }
         }
     }
 
-    /// Runs `body` on project `id` with its lock held; nil when there is no such project.
+    /// Runs `body` on the whole of project `id` (every lock of the project held); nil when there
+    /// is no such project.
     func withProject<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
         while let slot = directory.slot(id) {
-            if let result = slot.withState(body) { return result }
+            if let result = slot.withWholeProject(body) { return result }
         }
         return nil
     }
 
-    /// `withProject(_:_:)` for a `body` that changes none of the project's counts (`ProjectSlot.read`).
-    func readProject<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
+    /// Runs `body` on the log, topics and faults of project `id` (`ProjectSlot.withProjectPart`:
+    /// no shard, so `shards` is empty); nil when there is no such project.
+    func withProjectPart<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
         while let slot = directory.slot(id) {
-            if let result = slot.read(body) { return result }
+            if let result = slot.withProjectPart(body) { return result }
+        }
+        return nil
+    }
+
+    /// Runs `body` on the shard of `token` in project `id`, with that shard's lock alone held;
+    /// nil when there is no such project.
+    func withShard<Result>(of token: String, in id: String, _ body: (inout DeviceShard) -> Result) -> Result? {
+        let index = DeviceShard.index(of: token)
+        while let slot = directory.slot(id) {
+            if let result = slot.withShard(index, body) { return result }
         }
         return nil
     }
@@ -125,11 +139,9 @@ public final class PushEmulatorCore: Sendable {
     /// One device, by FCM token.
     public func device(project: String, token: String) -> Result<Device, DeviceLookupError> {
         let now = self.now
-        return withProject(project) { projectState -> Result<Device, DeviceLookupError> in
-            projectState.expireDue(at: now)
-            guard let device = projectState.devices[token] else {
-                return .failure(projectState.lookupError(token: token))
-            }
+        return withShard(of: token, in: project) { shard -> Result<Device, DeviceLookupError> in
+            shard.expireDue(at: now)
+            guard let device = shard.devices[token] else { return .failure(shard.lookupError(token: token)) }
             return .success(device)
         } ?? .failure(.notFound)
     }
@@ -138,13 +150,22 @@ public final class PushEmulatorCore: Sendable {
     public func updateDevice(
         project: String, token: String, appState: AppState? = nil, bundleID: String? = nil
     ) -> Result<Device, DeviceLookupError> {
-        withProject(project) { projectState -> Result<Device, DeviceLookupError> in
-            guard var device = projectState.devices[token] else {
-                return .failure(projectState.lookupError(token: token))
-            }
+        // A new bundle id goes into the device's APNs token entry too, which may be in another
+        // shard: the whole project is taken for it (an admin call, seldom made).
+        if let bundleID {
+            return withProject(project) { projectState -> Result<Device, DeviceLookupError> in
+                guard projectState.changeBundleID(ofDevice: token, to: bundleID) else {
+                    return .failure(projectState.lookupError(token: token))
+                }
+                let shard = DeviceShard.index(of: token)
+                if let appState { projectState.shards[shard].devices[token]!.appState = appState }
+                return .success(projectState.shards[shard].devices[token]!)
+            } ?? .failure(.notFound)
+        }
+        return withShard(of: token, in: project) { shard -> Result<Device, DeviceLookupError> in
+            guard var device = shard.devices[token] else { return .failure(shard.lookupError(token: token)) }
             if let appState { device.appState = appState }
-            if let bundleID { device.bundleID = bundleID }
-            projectState.devices[token] = device
+            shard.devices[token] = device
             return .success(device)
         } ?? .failure(.notFound)
     }
@@ -173,9 +194,9 @@ public final class PushEmulatorCore: Sendable {
     /// the queue rules, logs it, and hands it to open streams.
     ///
     /// `makeNotification` must be pure (for FCM: convert, measure, check the size) and must not
-    /// call back into the emulator: for a send to one stored device it runs outside the project's
-    /// lock, between two short turns under it (`ProjectState+PreparedSend`), and may run again if
-    /// the device changed meanwhile; for other sends, under the lock. If it fails for any device,
+    /// call back into the emulator: for a send to one stored device it runs outside every lock,
+    /// between two short turns under its shard's (`DeviceShard+PreparedSend`), and may run again
+    /// if the device changed meanwhile; for other sends, with the whole project locked. If it fails for any device,
     /// nothing is stored, registered or logged.
     /// - Parameters:
     ///   - requestBody: the request as the sender wrote it (JSON), for the message log, which
@@ -225,9 +246,29 @@ public final class PushEmulatorCore: Sendable {
         while sent == nil {
             // Read again on each try: a try after a reset or an import goes by the clock it set.
             let now = self.now
+            // The one stored device a token target names (for an APNs token, the device found a
+            // moment ago, which must still have it): the send takes only its shard's lock.
+            let device: TokenKey?
+            var apnsToken: String?
+            switch target {
+            case .token(let token), .fid(let token):
+                device = TokenKey(token)
+            case .apnsToken(let given):
+                // As the device keeps it, so that a token given in upper case finds it too.
+                apnsToken = APNsDeviceToken.normalized(given)
+                device = knownDevice?.key ?? Self.device(withAPNsToken: given, in: slot)
+            case .topic, .condition:
+                device = nil
+            }
             // Nil when the project was removed between finding its slot and locking it.
-            let preparation = slot.read {
-                $0.prepare(target: target, knownDevice: knownDevice, counters: counters, configuration: configuration, now: now)
+            var preparation: DeviceShard.Preparation? = .wholeProject
+            if let device {
+                let senderID = configuration.senderID ?? slot.derivedSenderID
+                preparation = slot.readShard(DeviceShard.index(of: device)) {
+                    $0.prepare(
+                        device: device, apnsToken: apnsToken, projectID: project, senderID: senderID, counters: counters,
+                        exhaustedLog: slot.exhaustedLog, configuration: configuration, now: now)
+                }
             }
             switch preparation {
             case nil:
@@ -236,8 +277,8 @@ public final class PushEmulatorCore: Sendable {
                 return .unreachable(reason)
             case .exhausted(let exhausted)?:
                 return .exhausted(exhausted)
-            case .underLock?:
-                sent = slot.withState { projectState in
+            case .wholeProject?:
+                sent = slot.withWholeProject { projectState in
                     projectState.accept(
                         counters: counters, indexes: indexes, configuration: configuration, now: now, target: target,
                         origin: origin, requestBody: requestBody, implicitBundleID: implicitBundleID,
@@ -251,10 +292,17 @@ public final class PushEmulatorCore: Sendable {
                 }
                 // Nil (twice) when the project or the device went meanwhile, or the device's
                 // bundle id changed: the send starts again.
-                sent = slot.withState { projectState in
-                    projectState.commit(
-                        prepared, notification, target: target, origin: origin, requestBody: requestBody,
-                        counters: counters, configuration: configuration)
+                sent = slot.withShard(DeviceShard.index(of: prepared.device)) { deviceShard in
+                    deviceShard.commit(
+                        prepared, notification, target: target, origin: origin, configuration: configuration
+                    ) { loggedTarget in
+                        // Never nil: a project is removed with every shard's lock held, this one's too.
+                        slot.withProjectPart { projectState in
+                            projectState.logSend(
+                                name: prepared.context.messageName, origin: origin, sentAt: prepared.context.now,
+                                target: loggedTarget, requestBody: requestBody, counters: counters)
+                        }!
+                    }
                 } ?? nil
             }
             if sent == nil { slot = directory.slot(creating: project) }
@@ -262,6 +310,13 @@ public final class PushEmulatorCore: Sendable {
         let (outcome, notified) = sent!
         for subscriber in notified { subscriber.drain() }
         return outcome
+    }
+
+    /// The registration token of the device of project `slot` that has the APNs token `apnsToken`
+    /// (looked up in the shard of the APNs token), if any.
+    private static func device(withAPNsToken apnsToken: String, in slot: ProjectSlot) -> TokenKey? {
+        let key = TokenKey(APNsDeviceToken.normalized(apnsToken))
+        return (slot.readShard(DeviceShard.index(of: key)) { $0.tokenByAPNsToken[key: key]?.token } ?? nil).map(TokenKey.init)
     }
 
     /// `send` with the request given as JSON, serialized for the log.
@@ -284,9 +339,9 @@ public final class PushEmulatorCore: Sendable {
     /// receives; the device is offline again afterwards.
     public func connect(project: String, token: String) -> Result<[DeviceEvent], DeviceLookupError> {
         let now = self.now
-        return withProject(project) { projectState -> Result<[DeviceEvent], DeviceLookupError> in
-            guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
-            return .success(projectState.connect(token: token, now: now, configuration: configuration).map(\.event))
+        return withShard(of: token, in: project) { shard -> Result<[DeviceEvent], DeviceLookupError> in
+            guard shard.devices[token] != nil else { return .failure(shard.lookupError(token: token)) }
+            return .success(shard.connect(token: token, now: now, configuration: configuration).map(\.event))
         } ?? .failure(.notFound)
     }
 
@@ -301,17 +356,18 @@ public final class PushEmulatorCore: Sendable {
         // The stream's receipts and its end go to this project's slot, not to whatever project
         // has the id later: after a reset, a late receipt must not settle another delivery
         // that has the same number.
+        let shard = DeviceShard.index(of: token)
         while let slot = directory.slot(project) {
-            let attached = slot.withState { projectState -> Result<StreamSubscriber, DeviceLookupError> in
-                guard projectState.devices[token] != nil else { return .failure(projectState.lookupError(token: token)) }
+            let attached = slot.withShard(shard) { deviceShard -> Result<StreamSubscriber, DeviceLookupError> in
+                guard deviceShard.devices[token] != nil else { return .failure(deviceShard.lookupError(token: token)) }
                 let id = counters.takeSubscriberID()
                 let subscriber = StreamSubscriber(id: id, listener: listener) { [weak self] handOver, sent in
                     self?.finishHandOver(in: slot, token: token, handOver, sent: sent, by: id)
                 }
-                let events = projectState.connect(token: token, now: now, configuration: configuration, handingOver: true)
+                let events = deviceShard.connect(token: token, now: now, configuration: configuration, handingOver: true)
                 subscriber.post(events.map { ($0.event, $0.handOver) })
-                projectState.streams[token, default: []].append(subscriber)
-                projectState.devices[token]!.isConnected = true
+                deviceShard.streams[token, default: []].append(subscriber)
+                deviceShard.devices[token]!.isConnected = true
                 return .success(subscriber)
             }
             // Nil when the project was removed between finding its slot and locking it.
@@ -327,8 +383,8 @@ public final class PushEmulatorCore: Sendable {
     /// Called through a `StreamReceipt`.
     private func finishHandOver(in slot: ProjectSlot, token: String, _ handOver: HandOver, sent: Bool, by subscriberID: Int) {
         let now = self.now
-        let notified = slot.withState { projectState in
-            projectState.finishHandOver(token: token, handOver, sent: sent, by: subscriberID, at: now)
+        let notified = slot.withShard(DeviceShard.index(of: token)) { shard in
+            shard.finishHandOver(token: token, handOver, sent: sent, by: subscriberID, at: now)
         } ?? []
         for subscriber in notified { subscriber.drain() }
     }
@@ -336,14 +392,14 @@ public final class PushEmulatorCore: Sendable {
     /// Called by `DeviceStream.close()`.
     func detach(from slot: ProjectSlot, token: String, subscriberID: Int) {
         let now = self.now
-        slot.withState { projectState in
-            guard var subscribers = projectState.streams[token], subscribers.contains(where: { $0.id == subscriberID })
+        slot.withShard(DeviceShard.index(of: token)) { shard in
+            guard var subscribers = shard.streams[token], subscribers.contains(where: { $0.id == subscriberID })
             else { return }
             subscribers.removeAll { $0.id == subscriberID }
-            projectState.streams[token] = subscribers.isEmpty ? nil : subscribers
-            if subscribers.isEmpty, projectState.devices[token] != nil {
-                projectState.devices[token]!.isConnected = false
-                projectState.devices[token]!.lastConnectedAt = now
+            shard.streams[token] = subscribers.isEmpty ? nil : subscribers
+            if subscribers.isEmpty, shard.devices[token] != nil {
+                shard.devices[token]!.isConnected = false
+                shard.devices[token]!.lastConnectedAt = now
             }
         }
     }
@@ -378,16 +434,19 @@ public final class PushEmulatorCore: Sendable {
     public func clearMessages(project: String) {
         withProject(project) { projectState in
             projectState.clearMessageLog()
-            let stillPending = Set(projectState.devices.values.flatMap { Array($0.pendingDeliveryNumbers) + $0.handedOver.keys })
-            projectState.deliveries.removeAll { !stillPending.contains($0.number) }
-            projectState.expiries.removeAll { !stillPending.contains($0.number) }
+            for index in projectState.shards.indices {
+                let stillPending = Set(
+                    projectState.shards[index].devices.values.flatMap { Array($0.pendingDeliveryNumbers) + $0.handedOver.keys })
+                projectState.shards[index].deliveries.removeAll { !stillPending.contains($0.number) }
+                projectState.shards[index].expiries.removeAll { !stillPending.contains($0.number) }
+            }
         }
     }
 
     /// Forgets a project: devices, uninstalled tokens, queues, log, faults; its streams end.
     public func resetProject(_ project: String) {
         let removed = directory.remove(project) { indexes.forget($0) }
-        for subscriber in removed?.streams.values.flatMap({ $0 }) ?? [] { subscriber.close() }
+        for subscriber in removed?.openStreams ?? [] { subscriber.close() }
     }
 
     /// Forgets every project, returns the clock to wall time and the counters to their start:
@@ -399,6 +458,6 @@ public final class PushEmulatorCore: Sendable {
             sharedClock.set(offsetSeconds: 0)
             counters.reset(wallTimeMilliseconds: sharedClock.wallTime())
         }
-        for subscriber in removed.flatMap({ $0.streams.values.joined() }) { subscriber.close() }
+        for subscriber in removed.flatMap(\.openStreams) { subscriber.close() }
     }
 }

@@ -15,9 +15,9 @@ final class CrossProjectIndexTests: XCTestCase {
         var apns = [String: [String]]()
         var accounts = [String: Set<String>]()
         var faults = 0
-        for project in core.directory.slots.compactMap({ $0.withState { $0 } }) {
+        for project in core.directory.slots.compactMap({ $0.withWholeProject { $0 } }) {
             let id = project.projectID
-            for token in project.tokenByAPNsToken.tokens + project.uninstalledAPNsTokens.tokens {
+            for token in project.apnsTokens {
                 apns[token, default: []].append(id)
             }
             faults += project.faults.faults.count

@@ -7,13 +7,15 @@ final class ProjectTotalsTests: XCTestCase {
     private func assertTotalsMatch(_ core: PushEmulatorCore, _ step: String, line: UInt = #line) {
         var expected = ProjectCounts()
         for slot in core.directory.slots {
-            slot.withState { project in
-                var deliveries = DeliveryCounts()
-                for delivery in project.deliveries.inNumberOrder { deliveries[delivery.state] += 1 }
-                XCTAssertEqual(project.deliveries.counts, deliveries, "\(project.projectID) after \(step)", line: line)
-                expected.add(
-                    ProjectCounts(devices: project.devices.values.count, connected: project.streams.count, deliveries),
-                    minus: ProjectCounts())
+            slot.withWholeProject { project in
+                for shard in project.shards {
+                    var deliveries = DeliveryCounts()
+                    for delivery in shard.deliveries.inNumberOrder { deliveries[delivery.state] += 1 }
+                    XCTAssertEqual(shard.deliveries.counts, deliveries, "\(project.projectID) after \(step)", line: line)
+                    expected.add(
+                        ProjectCounts(devices: shard.devices.values.count, connected: shard.streams.count, deliveries),
+                        minus: ProjectCounts())
+                }
             }
         }
         let summary = core.summary()

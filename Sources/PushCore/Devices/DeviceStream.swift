@@ -17,7 +17,7 @@ public final class DeviceStream: Sendable {
     /// Ends the connection: the device is offline again (its `lastConnectedAt` is now) once its
     /// last stream closes. Closing twice does nothing.
     public func close() {
-        // Detached first: a send posts to the device's subscribers under its project's lock, so after
+        // Detached first: a send posts to the device's subscribers under its shard's lock, so after
         // this none can post to it, and closing then settles everything it was given but did not
         // hand over (closed the other way round, an event posted in between was lost unsettled).
         core.detach(from: slot, token: token, subscriberID: subscriber.id)

@@ -1,6 +1,6 @@
 /// A device found a moment ago (`PushEmulatorCore.apnsRecipient`, through its APNs token), to be
 /// looked up again by `send(knownDevice:)` without hashing its registration token anew: an APNs
-/// push looks its device up twice, under its project's lock each time, with its checks in between;
+/// push looks its device up twice, under a shard's lock each time, with its checks in between;
 /// the second look also skips finding the project again (`slot`).
 public struct KnownDevice: Sendable, Equatable {
     /// The token as a table key, its digest worked out once.

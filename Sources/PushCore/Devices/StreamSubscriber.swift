@@ -1,6 +1,6 @@
 import Locking
 
-/// One open stream's mailbox. Events are posted in order while the project's lock is held and
+/// One open stream's mailbox. Events are posted in order while its device's shard is locked and
 /// handed to the listener after it is released, so a listener may call back into the core.
 /// Only one thread hands events over at a time, which keeps them in posting order. Each event
 /// comes with a receipt the listener settles once its stream has sent it or failed to.
@@ -56,7 +56,7 @@ final class StreamSubscriber: Sendable {
     }
 
     /// Stops all further hand-overs; queued events are settled as not sent. Call it outside the
-    /// project's lock.
+    /// project's locks.
     func close() {
         let discarded = mailbox.withLock { mailbox in
             mailbox.closed = true

@@ -17,6 +17,11 @@ struct TokenTable<Value: Sendable>: Sendable {
         _modify { yield &storage[TokenKey(token)] }
     }
 
+    /// The value for `key`'s token, the key made before (its digest serves twice).
+    subscript(key key: TokenKey) -> Value? {
+        storage[key]
+    }
+
     /// The value for `token`, `defaultValue()` when there is none; changed in place.
     subscript(token: String, default defaultValue: @autoclosure () -> Value) -> Value {
         get { storage[TokenKey(token)] ?? defaultValue() }

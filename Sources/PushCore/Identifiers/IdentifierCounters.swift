@@ -2,7 +2,7 @@ import Synchronization
 
 /// The counters the whole emulator shares: message ids, delivery numbers and stream subscriber
 /// ids. Atomic, so that sends to different projects never wait on one lock for them. A send
-/// takes its numbers while it holds its project's lock, so each project's deliveries are
+/// takes its numbers while it holds its device's shard's lock, so each shard's deliveries are
 /// numbered in the order its sends are applied (its `DeliveryStore` relies on that).
 final class IdentifierCounters: Sendable {
     private let nextMessageID: Atomic<UInt64>

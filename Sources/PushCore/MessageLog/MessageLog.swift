@@ -84,7 +84,7 @@ struct MessageLog: Sendable {
     /// token, which the project keeps per device); with only a `state` filter it reads the log
     /// from the page token on, past the entries that do not match, until the page is full.
     func page(
-        matching filter: MessageLogFilter, sequencesOfToken: ChunkedArray<Int>, deliveries: DeliveryStore,
+        matching filter: MessageLogFilter, sequencesOfToken: ChunkedArray<Int>, deliveries: ProjectDeliveries,
         page request: PageRequest
     ) throws(PagingError) -> Page<LoggedMessage> {
         let (limit, resumePosition) = try request.checked()
@@ -148,7 +148,7 @@ struct MessageLog: Sendable {
         return entries[found]
     }
 
-    private static func matches(_ entry: Entry, _ filter: MessageLogFilter, deliveries: DeliveryStore) -> Bool {
+    private static func matches(_ entry: Entry, _ filter: MessageLogFilter, deliveries: ProjectDeliveries) -> Bool {
         if let topic = filter.topic, !entry.target.names(topic: topic) { return false }
         guard filter.token != nil || filter.state != nil else { return true }
         let found = deliveries.deliveries(numbered: entry.deliveryNumbers)

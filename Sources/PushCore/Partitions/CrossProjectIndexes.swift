@@ -6,7 +6,7 @@ import Synchronization
 /// the projects with a `serviceAccount` fault for each email (a token request names no project
 /// either) and how many faults the projects hold together.
 ///
-/// Changed by a project's registrations, uninstalls and faults while that project's lock is held
+/// Changed by a project's registrations, uninstalls and faults while that project's locks are held
 /// (the lock order puts this lock last), read by an APNs push only when the device is not in the
 /// default project, and by a token request only while some project has a fault. Within a project
 /// an APNs token is never forgotten (an uninstalled device's stays, for Unregistered), so entries
@@ -57,7 +57,7 @@ final class CrossProjectIndexes: Sendable {
     /// Forgets the entries of `project`, which is gone.
     func forget(_ project: ProjectState) {
         tables.withLock { tables in
-            for apnsToken in project.tokenByAPNsToken.tokens + project.uninstalledAPNsTokens.tokens {
+            for apnsToken in project.apnsTokens {
                 tables.projectsByAPNsToken.remove(project.projectID, for: apnsToken)
             }
             tables.remove(project.faults.faults, from: project.projectID, remaining: FaultTable())
@@ -70,7 +70,7 @@ final class CrossProjectIndexes: Sendable {
         tables.withLock { tables in
             tables = Tables()
             for project in projects {
-                for apnsToken in project.tokenByAPNsToken.tokens + project.uninstalledAPNsTokens.tokens {
+                for apnsToken in project.apnsTokens {
                     tables.projectsByAPNsToken.insert(project.projectID, for: apnsToken)
                 }
                 for fault in project.faults.faults { tables.add(fault, in: project.projectID) }

@@ -5,8 +5,9 @@ import Locking
 /// to different projects meet on no lock, and sends to one project only on its slot's.
 ///
 /// Lock order (docs/ARCHITECTURE.md, "Concurrency: what is locked where"): stripes in index
-/// order, then project slots in id order, then `CrossProjectIndexes`. Whatever holds several
-/// takes them in that order; most take one at a time.
+/// order, then one project's shards in index order, then its project part (projects one after
+/// another, in id order, never two at once), then `CrossProjectIndexes`. Whatever holds several
+/// takes them in that order; most take one or two at a time.
 final class ProjectDirectory: Sendable {
     static let stripeCount = 16
     private let stripes: [Locked<[String: ProjectSlot]>]

@@ -1,61 +1,156 @@
 import Locking
+import Synchronization
 
-/// One project's state behind a lock of its own: sends, reads and changes of different projects
-/// never wait on each other. The state is nil once the project has left the directory (a reset,
-/// an import): a caller that found the slot just before finds nothing and looks again.
+/// One project's state behind locks of its own: each of its `DeviceShard`s behind one, and what
+/// is the project's as a whole (the message log, topics, faults, counters: a `ProjectState`
+/// whose `shards` are empty here) behind another. Sends to devices in different shards of one
+/// project queue side by side and meet only for the moment of logging; sends to different
+/// projects never meet. Whatever holds several takes them in order: shards in index order, then
+/// the project part (docs/ARCHITECTURE.md, "Concurrency: what is locked where").
 ///
-/// Each change of the project's counts (devices, streams, deliveries by state) is added to the
-/// totals of its directory stripe, which `/metrics` sums: a scrape costs the same whatever the
+/// Every lock's value is marked removed (and emptied) once the project has left the directory
+/// (a reset, an import): a caller that found the slot just before finds nothing and looks again.
+/// A mark, not an optional: a test of an optional for nil copied the whole shard, retaining and
+/// releasing its every table, on each turn.
+///
+/// Each change of a shard's counts (devices, streams, deliveries by state) is added to the
+/// totals of the directory stripe, which `/metrics` sums: a scrape costs the same whatever the
 /// number of projects, and no counter is shared by all sends.
 final class ProjectSlot: Sendable {
     let id: String
-    private let state: Locked<ProjectState?>
+    /// The sender id derived from `id` (`ProjectState.derivedSenderID`), for sends prepared in a
+    /// shard.
+    let derivedSenderID: String
+    private let shards: [Locked<DeviceShard>]
+    private let project: Locked<ProjectState>
     private let totals: Locked<ProjectCounts>
+    /// Whether the message log can take no more entries (its sequence at the counter's maximum),
+    /// noted after each change of the project part: a send checks it before it takes a
+    /// message id, without the log's lock. Only an imported snapshot gets there.
+    private let logIsFull: Atomic<Bool>
 
-    /// A slot for `project`, whose counts are added to `totals`.
-    init(_ project: ProjectState, totals: Locked<ProjectCounts>) {
+    /// A slot for `project`, whose counts are added to `totals`. Each shard's random source is
+    /// seeded from the project's.
+    init(_ project: consuming ProjectState, totals: Locked<ProjectCounts>) {
+        var project = project
         let counts = ProjectCounts(of: project)
         id = project.projectID
-        state = Locked(project)
+        derivedSenderID = project.derivedSenderID
+        var shards = [Locked<DeviceShard>]()
+        shards.reserveCapacity(DeviceShard.count)
+        for index in project.shards.indices {
+            var shard = DeviceShard()
+            swap(&shard, &project.shards[index])
+            shard.random = SeededRandomNumberGenerator(seed: project.random.next())
+            shards.append(Locked(shard))
+        }
+        project.shards = []
+        self.shards = shards
+        logIsFull = Atomic(Self.isFull(nextSequence: project.log.nextSequence))
+        self.project = Locked(project)
         self.totals = totals
         totals.withLock { $0.add(counts, minus: ProjectCounts()) }
     }
 
-    /// Runs `body` on the project with its lock held; nil once the project was removed.
-    func withState<Result>(_ body: (inout ProjectState) -> Result) -> Result? {
-        state.withLock { apply(body, to: &$0) }
+    /// Runs `body` on shard `index` with its lock held, and adds any change of its counts to the
+    /// stripe's totals; nil once the project was removed.
+    func withShard<Result>(_ index: Int, _ body: (inout DeviceShard) -> Result) -> Result? {
+        shards[index].withLock { shard in
+            guard !shard.isRemoved else { return nil }
+            let before = ProjectCounts.of(&shard)
+            let result = body(&shard)
+            let after = ProjectCounts.of(&shard)
+            if after != before { totals.withLock { $0.add(after, minus: before) } }
+            return result
+        }
     }
 
-    /// Runs `body` on `project` unless it was removed, and adds any change of its counts to the
-    /// stripe's totals.
-    private func apply<Result>(_ body: (inout ProjectState) -> Result, to project: inout ProjectState?) -> Result? {
-        guard project != nil else { return nil }
-        let before = ProjectCounts.of(&project!)
-        let result = body(&project!)
-        let after = ProjectCounts.of(&project!)
-        if after != before { totals.withLock { $0.add(after, minus: before) } }
-        return result
-    }
-
-    /// `withState` for a `body` that changes none of the project's counts (checked in debug
+    /// `withShard` for a `body` that changes none of the shard's counts (checked in debug
     /// builds): an APNs push's lookup of its device, for one, skips reading them twice.
-    func read<Result>(_ body: (inout ProjectState) -> Result) -> Result? {
-        state.withLock { project in
-            guard project != nil else { return nil }
+    func readShard<Result>(_ index: Int, _ body: (inout DeviceShard) -> Result) -> Result? {
+        shards[index].withLock { shard in
+            guard !shard.isRemoved else { return nil }
             #if DEBUG
-            let before = ProjectCounts.of(&project!)
-            defer { assert(ProjectCounts.of(&project!) == before, "a read changed the counts of project \(id)") }
+            let before = ProjectCounts.of(&shard)
+            defer { assert(ProjectCounts.of(&shard) == before, "a read changed the counts of project \(id)") }
             #endif
-            return body(&project!)
+            return body(&shard)
         }
     }
 
-    /// Takes the project out (it is being removed); nil when it was already.
-    func remove() -> ProjectState? {
-        state.withLock { project in
-            defer { project = nil }
-            if let removed = project { totals.withLock { $0.add(ProjectCounts(), minus: ProjectCounts(of: removed)) } }
-            return project
+    /// Runs `body` on the project part alone (its `shards` are empty: log, topics, faults,
+    /// counters) with its lock held; nil once the project was removed. A shard's lock may be
+    /// held around it, never taken inside it.
+    func withProjectPart<Result>(_ body: (inout ProjectState) -> Result) -> Result? {
+        project.withLock { project in
+            guard !project.isRemoved else { return nil }
+            defer { noteLogFullness(nextSequence: project.log.nextSequence) }
+            return body(&project)
         }
+    }
+
+    /// The counter a send would take past its maximum in the message log, if any.
+    var exhaustedLog: CounterExhausted? {
+        logIsFull.load(ordering: .relaxed) ? CounterExhausted(counter: .logSequence) : nil
+    }
+
+    private static func isFull(nextSequence: Int) -> Bool {
+        Counter.check(.logSequence, at: nextSequence) != nil
+    }
+
+    private func noteLogFullness(nextSequence: Int) {
+        let full = Self.isFull(nextSequence: nextSequence)
+        if full != logIsFull.load(ordering: .relaxed) { logIsFull.store(full, ordering: .relaxed) }
+    }
+
+    /// Runs `body` on the whole project, every shard moved in, with every lock held (shards in
+    /// index order, then the project part), and adds any change of its counts to the stripe's
+    /// totals; nil once the project was removed.
+    func withWholeProject<Result>(_ body: (inout ProjectState) -> Result) -> Result? {
+        withEveryLock { project, shards in
+            guard !project.isRemoved else { return nil }
+            // Moved in and out by swapping arrays: no shard is copied.
+            swap(&project.shards, &shards)
+            defer { swap(&project.shards, &shards) }
+            defer { noteLogFullness(nextSequence: project.log.nextSequence) }
+            let before = ProjectCounts(of: project)
+            let result = body(&project)
+            let after = ProjectCounts(of: project)
+            if after != before { totals.withLock { $0.add(after, minus: before) } }
+            return result
+        }
+    }
+
+    /// Takes the whole project out (it is being removed); nil when it was already.
+    func remove() -> ProjectState? {
+        withEveryLock { project, shards in
+            guard !project.isRemoved else { return nil }
+            var removed = ProjectState.removed(id)
+            swap(&removed, &project)
+            swap(&removed.shards, &shards)
+            // What the locks get back: empty shards, marked removed.
+            shards = Array(repeating: DeviceShard.removed, count: removed.shards.count)
+            totals.withLock { $0.add(ProjectCounts(), minus: ProjectCounts(of: removed)) }
+            return removed
+        }
+    }
+
+    /// Runs `body` with every lock held, shards in index order then the project part, on the
+    /// shards moved out of their locks (swapped with empty ones, and back after; `body` leaves
+    /// as many as it got): moved, not copied, so that nothing else holds a reference to a
+    /// shard's storage when its lock is released, and its next change copies nothing.
+    private func withEveryLock<Result>(_ body: (inout ProjectState, inout [DeviceShard]) -> Result) -> Result {
+        var taken = [DeviceShard]()
+        taken.reserveCapacity(shards.count)
+        func lock(from index: Int) -> Result {
+            guard index < shards.count else { return project.withLock { body(&$0, &taken) } }
+            return shards[index].withLock { shard in
+                taken.append(DeviceShard())
+                swap(&taken[index], &shard)
+                defer { swap(&taken[index], &shard) }
+                return lock(from: index + 1)
+            }
+        }
+        return lock(from: 0)
     }
 }

@@ -11,16 +11,16 @@ extension ProjectState {
     /// deliveries by number, ...), so that equal states give equal snapshots. Open streams are left out.
     func snapshot(at now: Timestamp) -> JSONValue {
         func number(_ value: Int) -> JSONValue { .number(String(value)) }
-        let uninstalled = uninstalledTokens.entries.sorted { $0.token < $1.token }.map { token, at in
+        let uninstalled = shards.flatMap(\.uninstalledTokens.entries).sorted { $0.token < $1.token }.map { token, at in
             JSONValue.object(JSONObject([
                 JSONObject.Member(key: "token", value: .string(token)),
                 JSONObject.Member(key: "uninstalledAt", value: .string(at.rfc3339)),
                 JSONObject.Member(
                     key: "messageLogSequences",
-                    value: .array((messageLogSequencesOfUninstalled[token].map(Array.init) ?? []).map(number))),
+                    value: .array(Array(messageLogSequences(of: token)).map(number))),
             ]))
         }
-        let uninstalledAPNs = uninstalledAPNsTokens.entries.sorted { $0.token < $1.token }.map { apnsToken, at in
+        let uninstalledAPNs = shards.flatMap(\.uninstalledAPNsTokens.entries).sorted { $0.token < $1.token }.map { apnsToken, at in
             JSONValue.object(JSONObject([
                 JSONObject.Member(key: "apnsToken", value: .string(apnsToken)),
                 JSONObject.Member(key: "uninstalledAt", value: .string(at.rfc3339)),
@@ -65,6 +65,8 @@ extension ProjectState {
         self.init(projectID: projectID)
         let next = try reader.object("next", keys: Self.nextKeys)
 
+        // Read into one store, checked against it, then shared out to the devices' shards.
+        var deliveries = DeliveryStore()
         for delivery in try reader.increasing(
             "deliveries", keys: Delivery.snapshotKeys, by: \.number, positionKey: "number", Delivery.init(snapshot:))
         {
@@ -85,8 +87,10 @@ extension ProjectState {
         var queued = Set<Int>()
         for entry in try reader.objects("devices", keys: Device.snapshotKeys) {
             let device = try Device(snapshot: entry, deliveries: deliveries)
-            guard devices[device.token] == nil else { throw entry.error("token", "two devices have the token \(device.token)") }
-            if let apnsToken = device.apnsToken, tokenByAPNsToken[apnsToken] != nil {
+            guard self.device(device.token) == nil else {
+                throw entry.error("token", "two devices have the token \(device.token)")
+            }
+            if let apnsToken = device.apnsToken, shards[DeviceShard.index(of: apnsToken)].tokenByAPNsToken[apnsToken] != nil {
                 throw entry.error("apnsToken", "two devices have the APNs token \(apnsToken)")
             }
             guard deviceSequences.insert(device.sequence).inserted else {
@@ -101,7 +105,7 @@ extension ProjectState {
                 highestSubscription = max(highestSubscription ?? 0, subscription.sequence)
             }
             for number in device.pendingDeliveryNumbers {
-                expiries.insert(PendingExpiry(expiresAt: deliveries[number]!.expiresAt, number: number))
+                shards[DeviceShard.index(of: device.token)].expiries.insert(PendingExpiry(expiresAt: deliveries[number]!.expiresAt, number: number))
                 queued.insert(number)
             }
         }
@@ -120,32 +124,37 @@ extension ProjectState {
 
         for entry in try reader.objects("uninstalledTokens", keys: ["token", "uninstalledAt", "messageLogSequences"]) {
             let token = try entry.registrationToken("token")
-            guard devices[token] == nil, uninstalledTokens[token] == nil else {
+            guard device(token) == nil, uninstalledAt(token) == nil else {
                 throw entry.error("token", "\(token) is listed twice, or is also a registered device")
             }
-            uninstalledTokens[token] = try entry.timestamp("uninstalledAt")
+            let shard = DeviceShard.index(of: token)
+            shards[shard].uninstalledTokens[token] = try entry.timestamp("uninstalledAt")
             let sequences = try entry.increasingInts("messageLogSequences")
             if !sequences.isEmpty {
                 var kept = ChunkedArray<Int>()
                 for sequence in sequences { kept.append(sequence) }
-                messageLogSequencesOfUninstalled[token] = kept
+                shards[shard].messageLogSequencesOfUninstalled[token] = kept
             }
         }
         for entry in try reader.objects("uninstalledApnsTokens", keys: ["apnsToken", "uninstalledAt"]) {
             let apnsToken = try entry.apnsToken("apnsToken")
-            guard tokenByAPNsToken[apnsToken] == nil, uninstalledAPNsTokens[apnsToken] == nil else {
+            let shard = DeviceShard.index(of: apnsToken)
+            guard shards[shard].tokenByAPNsToken[apnsToken] == nil, shards[shard].uninstalledAPNsTokens[apnsToken] == nil else {
                 throw entry.error("apnsToken", "\(apnsToken) is listed twice, or belongs to a registered device")
             }
-            uninstalledAPNsTokens[apnsToken] = try entry.timestamp("uninstalledAt")
+            shards[shard].uninstalledAPNsTokens[apnsToken] = try entry.timestamp("uninstalledAt")
         }
 
         let entries = try reader.increasing(
             "messageLog", keys: MessageLog.Entry.snapshotKeys, by: \.sequence, positionKey: "sequence",
             MessageLog.Entry.init(snapshot:))
         try Self.checkDeliveryRanges(of: entries, against: deliveries, path: reader.path("messageLog"))
+        for delivery in deliveries.inNumberOrder {
+            shards[DeviceShard.index(of: delivery.token)].deliveries.append(delivery)
+        }
         let nextLogSequence = try next.counter("logSequence", above: entries.last?.sequence, of: "log entry's sequence")
         // The devices' lists of log entries grow with later sends: they must stay in order.
-        for device in devices.values {
+        for device in shards.flatMap(\.devices.values) {
             if let last = device.messageLogSequences.last, last >= nextLogSequence {
                 throw next.error("logSequence", "must be above every device's messageLogSequences (\(last) of \(device.token))")
             }

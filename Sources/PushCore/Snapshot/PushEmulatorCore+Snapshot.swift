@@ -44,11 +44,12 @@ extension PushEmulatorCore {
         ]))
     }
 
-    /// Every project, in id order, each copied whole under its own lock (a copy shares its
+    /// Every project, in id order, each copied whole under its own locks (a copy shares its
     /// storage until changed), while every stripe is held so that no project comes or goes; the
     /// counters are read last, so they are past every copied id and number. The locks are
     /// released before anything is written out, so a slow reader holds none. One project at a
-    /// time, not all at once: ThreadSanitizer gives up on a thread holding more than 64 locks.
+    /// time, not all at once: ThreadSanitizer gives up on a thread holding more than 64 locks (this
+    /// holds the 16 stripes and one project's 17).
     private func consistentCopy() -> (
         projects: [ProjectState], clock: EmulatorClock, now: Timestamp, nextMessageID: UInt64, nextDeliveryNumber: Int
     ) {
@@ -56,7 +57,7 @@ extension PushEmulatorCore {
             let clock = self.clock
             let now = clock.now
             let copies = slots.compactMap { slot in
-                slot.withState { project -> ProjectState in
+                slot.withWholeProject { project -> ProjectState in
                     project.expireDue(at: now)
                     return project
                 }
@@ -132,7 +133,9 @@ extension PushEmulatorCore {
             guard projects[project.projectID] == nil else {
                 throw entry.error("projectId", "project \(project.projectID) is listed twice")
             }
-            if let highest = project.deliveries.inNumberOrder.last?.number, highest >= nextDeliveryNumber {
+            if let highest = project.shards.compactMap(\.deliveries.inNumberOrder.last?.number).max(),
+                highest >= nextDeliveryNumber
+            {
                 throw counters.error("nextDeliveryNumber", "must be above every delivery's number (\(highest) in \(project.projectID))")
             }
             projects[project.projectID] = project
@@ -143,6 +146,6 @@ extension PushEmulatorCore {
             sharedClock.set(offsetSeconds: offsetSeconds)
             self.counters.skip(toMessageID: nextMessageID, toDeliveryNumber: nextDeliveryNumber)
         }
-        for subscriber in replaced.flatMap({ $0.streams.values.joined() }) { subscriber.close() }
+        for subscriber in replaced.flatMap(\.openStreams) { subscriber.close() }
     }
 }

@@ -45,7 +45,7 @@ final class MessageLogChunkTests: XCTestCase {
         var token: String?
         repeat {
             let page = try log.page(
-                matching: filter, sequencesOfToken: sequencesOfToken, deliveries: DeliveryStore(),
+                matching: filter, sequencesOfToken: sequencesOfToken, deliveries: ProjectDeliveries([]),
                 page: PageRequest(size: PageRequest.maximumSize, token: token))
             names += page.items.map(\.name)
             token = page.nextPageToken

@@ -3,8 +3,8 @@ import ByteCoding
 import Synchronization
 import XCTest
 
-/// A send to one stored device converts outside its project's lock, between two short turns
-/// under it (`ProjectState+PreparedSend`): whatever changes in between, the send lands as if it
+/// A send to one stored device converts outside every lock, between two short turns under its
+/// shard's (`DeviceShard+PreparedSend`): whatever changes in between, the send lands as if it
 /// had run at its second turn, and sends from many threads each land exactly once.
 final class ConcurrentSendTests: XCTestCase {
     /// Sends to `token` with a conversion that runs `meanwhile` (another caller's change) the

@@ -35,7 +35,7 @@ final class ProjectDirectoryTests: XCTestCase {
                 }
             }
         }
-        let holds = core.readProject("demo") { $0.tokenByAPNsToken[apnsToken] != nil } ?? false
+        let holds = core.withProject("demo") { $0.apnsTokens.contains(apnsToken) } ?? false
         XCTAssertEqual(core.indexes.projects(holdingAPNsToken: apnsToken), holds ? ["demo"] : [])
     }
 }

@@ -1,5 +1,6 @@
-/// The queue rules of §4: what a send does to a device's queue, and what a connect does.
-extension ProjectState {
+/// The queue rules (docs/fcm.md, docs/apns.md): what a send does to a device's queue, and what a
+/// connect does. Each runs within one shard: a device's queue, deliveries and streams are all in it.
+extension DeviceShard {
     /// Stores or hands over a new delivery for the device `delivery.token`, found at `knownSlot`
     /// when the caller has its position already, and notes that the log entry `logSequence`
     /// reached the device. Returns the streams that got an event, to be drained outside the lock.
@@ -43,19 +44,6 @@ extension ProjectState {
         // Moved into the store: the send keeps only its number.
         deliveries.append(consume delivery)
         return notified
-    }
-
-    /// Runs `body` on a stored device reached through its mutable accessor, which, unlike the
-    /// getter of `devices.values[slot]`, does not copy it.
-    static func read<Value, Failure: Error>(
-        _ device: inout Device, _ body: (Device) throws(Failure) -> Value
-    ) throws(Failure) -> Value {
-        try body(device)
-    }
-
-    /// Runs `body` on a stored device reached through its mutable accessor, changing it in place.
-    static func change<Value>(_ device: inout Device, _ body: (inout Device) -> Value) -> Value {
-        body(&device)
     }
 
     /// Applies the connect rules to a device and returns what it receives, in order. A poll
