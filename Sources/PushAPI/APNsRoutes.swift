@@ -6,13 +6,16 @@ import PushCore
 struct APNsRoutes {
     let core: PushEmulatorCore
     let settings: APNsSettings
+    let events: EventFeed
     /// Draws the `apns-unique-id`s of development-environment answers.
     private let uniqueIDs: UniqueIDSource
 
-    /// The provider API over `core`, answering on `loops` event loops.
-    init(core: PushEmulatorCore, settings: APNsSettings, loops: Int = 1) {
+    /// The provider API over `core`, answering on `loops` event loops; accepted pushes are told
+    /// to `events`.
+    init(core: PushEmulatorCore, settings: APNsSettings, events: EventFeed, loops: Int = 1) {
         self.core = core
         self.settings = settings
+        self.events = events
         uniqueIDs = UniqueIDSource(loops: loops)
     }
 
@@ -133,7 +136,9 @@ struct APNsRoutes {
         // The `apns-id` of an error answer; a success writes its ids as bytes (`success`).
         func errorID() -> String { givenID ?? generatedID?.text ?? APNsErrorResponse.generatedID() }
         switch consume outcome {
-        case .accepted:
+        case .accepted(let sent):
+            events.publish(.message(
+                project: recipient.project, sent, origin: .apns, target: .apnsToken(apnsRequest.deviceToken)))
             return success(givenID: givenID, generatedID: generatedID, isProduction: isProduction, loop: loop)
         case .unreachable(.unregistered(let since)):
             return APNsErrorResponse.make(.unregistered, apnsID: errorID(), unregisteredSince: since)

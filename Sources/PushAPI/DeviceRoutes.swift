@@ -6,6 +6,7 @@ import PushCore
 struct DeviceRoutes {
     let core: PushEmulatorCore
     let streams: DeviceStreams
+    let events: EventFeed
     /// Seconds between SSE heartbeat comments.
     let heartbeatSeconds: Int
 
@@ -39,7 +40,9 @@ struct DeviceRoutes {
             return ControlPlane.error(error)
         }
         switch core.registerDevice(project: project(request), registration) {
-        case .success(let device): return ControlPlane.ok(device.json, status: 201)
+        case .success(let device):
+            events.publish(.device(project: project(request), token: device.token, change: "registered"))
+            return ControlPlane.ok(device.json, status: 201)
         case .failure(let error):
             switch error {
             case .tokenInUse, .apnsTokenInUse: return ControlPlane.error(.alreadyExists(error.message))
@@ -76,7 +79,9 @@ struct DeviceRoutes {
             return ControlPlane.error(error)
         }
         switch core.updateDevice(project: project(request), token: token, appState: appState, bundleID: bundleID) {
-        case .success(let device): return ControlPlane.ok(device.json)
+        case .success(let device):
+            events.publish(.device(project: project(request), token: token, change: "updated"))
+            return ControlPlane.ok(device.json)
         case .failure(let error): return ControlPlane.lookupError(error, token: token)
         }
     }
@@ -87,6 +92,7 @@ struct DeviceRoutes {
         switch core.uninstallDevice(project: project, token: token) {
         case .success:
             streams.finish(project: project, token: token)
+            events.publish(.device(project: project, token: token, change: "uninstalled"))
             return ControlPlane.ok(.object(JSONObject()))
         case .failure(let error):
             return ControlPlane.lookupError(error, token: token)
@@ -96,7 +102,12 @@ struct DeviceRoutes {
     private func connect(_ request: HTTPRequest) -> HTTPResponse {
         let token = self.token(request)
         switch core.connect(project: project(request), token: token) {
-        case .success(let events): return ControlPlane.ok(["events": .array(events.map(\.json))])
+        case .success(let received):
+            if events.isWatched {
+                events.publish(.device(project: project(request), token: token, change: "connected"))
+                for event in FeedEvent.received(project: project(request), token: token, received) { events.publish(event) }
+            }
+            return ControlPlane.ok(["events": .array(received.map(\.json))])
         case .failure(let error): return ControlPlane.lookupError(error, token: token)
         }
     }
@@ -117,18 +128,25 @@ struct DeviceRoutes {
         let core = self.core
         let streams = self.streams
         let heartbeat = heartbeatSeconds
-        let headers: HTTPHeaders = ["content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no"]
-        return HTTPResponse(status: 200, headers: headers, body: .stream { stream in
+        let events = self.events
+        return HTTPResponse(status: 200, headers: ServerSentEvents.headers, body: .stream { stream in
             stream.write(": connected to \(token)\n\n")
             // A delivery counts as delivered once its event's bytes reach the socket.
             let attached = core.attachStream(project: project, token: token) { event, receipt in
-                stream.write(Self.serverSentEvent(event)) { sent in receipt.finish(sent: sent) }
+                stream.write(Self.serverSentEvent(event)) { sent in
+                    receipt.finish(sent: sent)
+                    if sent { for received in FeedEvent.received(project: project, token: token, [event]) { events.publish(received) } }
+                }
             }
             switch attached {
             case .success(let deviceStream):
                 streams.add(stream, project: project, token: token)
-                stream.onClose { deviceStream.close() }
-                Self.scheduleHeartbeat(stream, seconds: heartbeat)
+                events.publish(.device(project: project, token: token, change: "streamOpened"))
+                stream.onClose {
+                    deviceStream.close()
+                    events.publish(.device(project: project, token: token, change: "streamClosed"))
+                }
+                ServerSentEvents.scheduleHeartbeat(stream, seconds: heartbeat)
             case .failure:
                 streams.cancel(project: project, token: token)
                 stream.write("event: error\ndata: {\"error\":\"the device is gone\"}\n\n")
@@ -149,13 +167,6 @@ struct DeviceRoutes {
         JSONSerializer.write(event.json, into: &bytes)
         bytes += "\n\n".utf8
         return bytes
-    }
-
-    private static func scheduleHeartbeat(_ stream: ResponseStream, seconds: Int) {
-        stream.loop.schedule(afterMilliseconds: seconds * 1000) {
-            guard stream.write(": heartbeat\n\n") else { return }
-            scheduleHeartbeat(stream, seconds: seconds)
-        }
     }
 
     private static func appState(_ body: JSONRequestBody) throws(GoogleError) -> AppState? {

@@ -40,6 +40,7 @@ public struct EmulatorApp: Sendable {
     public init(settings: Settings, wallTime: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
         let core = PushEmulatorCore(configuration: settings.core, wallTime: wallTime)
         let streams = DeviceStreams(limitPerDevice: settings.maxStreamsPerDevice)
+        let events = EventFeed()
         var router = Router()
         router.notFound = { request in
             if APNsRoutes.isAPNsPath(request.path) { return APNsRoutes.unmatched(request, methodExists: false) }
@@ -79,14 +80,16 @@ public struct EmulatorApp: Sendable {
             endpoint: TokenEndpoint(accounts: settings.oauth.serviceAccounts, issuer: tokens), core: core, wallTime: wallTime)
             .register(in: &router)
         let auth = RequestAuthenticator(mode: settings.auth, tokens: tokens, wallTime: wallTime)
-        FCMRoutes(core: core, auth: auth).register(in: &router)
+        FCMRoutes(core: core, auth: auth, events: events).register(in: &router)
         TopicRoutes(core: core, auth: auth).register(in: &router)
         InstanceIDRoutes(core: core, auth: auth).register(in: &router)
-        DeviceRoutes(core: core, streams: streams, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
-        EmulatorRoutes(core: core, streams: streams).register(in: &router)
-        StateRoutes(core: core, streams: streams).register(in: &router)
-        FaultRoutes(core: core).register(in: &router)
-        APNsRoutes(core: core, settings: settings.apns, loops: settings.loops).register(in: &router)
+        DeviceRoutes(core: core, streams: streams, events: events, heartbeatSeconds: settings.heartbeatSeconds)
+            .register(in: &router)
+        EmulatorRoutes(core: core, streams: streams, events: events).register(in: &router)
+        EventRoutes(events: events, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
+        StateRoutes(core: core, streams: streams, events: events).register(in: &router)
+        FaultRoutes(core: core, events: events).register(in: &router)
+        APNsRoutes(core: core, settings: settings.apns, events: events, loops: settings.loops).register(in: &router)
         let metrics = MetricsEndpoint(core: core, loops: settings.loops)
         metrics.register(in: &router)
         router.observer = { [requests = metrics.requests] route, method, status, loop in

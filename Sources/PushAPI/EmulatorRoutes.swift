@@ -6,11 +6,14 @@ import PushCore
 struct EmulatorRoutes {
     let core: PushEmulatorCore
     let streams: DeviceStreams
+    let events: EventFeed
 
     func register(in router: inout Router) {
         router.add("GET", "/emulator/v1/projects/{project}/messages") { request in messages(request) }
         router.add("DELETE", "/emulator/v1/projects/{project}/messages") { request in
-            core.clearMessages(project: request.pathParameters["project"] ?? "")
+            let project = request.pathParameters["project"] ?? ""
+            core.clearMessages(project: project)
+            events.publish(.project(project, change: "messagesCleared"))
             return ControlPlane.ok(.object(JSONObject()))
         }
         router.add("GET", "/emulator/v1/projects/{project}/topics") { request in
@@ -19,16 +22,19 @@ struct EmulatorRoutes {
                 return ControlPlane.list("topics", page) { $0.json }
             }
         }
+        router.add("GET", "/emulator/v1/projects/{project}/deliveries/{file}") { request in simulatorFile(request) }
         router.add("GET", "/emulator/v1/clock") { _ in clock() }
         router.add("POST", "/emulator/v1/clock:advance") { request in advance(request) }
         router.add("POST", "/emulator/v1/clock:reset") { _ in
             core.resetClock()
+            events.publish(.clock(core.clock))
             return clock()
         }
         router.add("DELETE", "/emulator/v1/projects/{project}") { request in
             let project = request.pathParameters["project"] ?? ""
             core.resetProject(project)
             streams.finish(project: project)
+            events.publish(.project(project, change: "reset"))
             // A large project's queues and log were just freed: let the process shrink, once the resets stop.
             FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
@@ -36,6 +42,7 @@ struct EmulatorRoutes {
         router.add("DELETE", "/emulator/v1/state") { _ in
             core.resetAll()
             streams.finish()
+            events.publish(.state(change: "reset"))
             FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
         }
@@ -57,6 +64,21 @@ struct EmulatorRoutes {
         }
     }
 
+    /// A delivery as an iOS Simulator push file (`d-17.apns`), offered as a download.
+    private func simulatorFile(_ request: HTTPRequest) -> HTTPResponse {
+        let file = request.pathParameters["file"] ?? ""
+        guard file.hasSuffix(".apns") else {
+            return ControlPlane.error(.notFound("No such file: deliveries are offered as Simulator push files, d-<number>.apns."))
+        }
+        let id = String(file.dropLast(".apns".count))
+        guard let delivery = core.delivery(project: request.pathParameters["project"] ?? "", id: id) else {
+            return ControlPlane.error(.notFound("Delivery \(id) was not found in this project."))
+        }
+        var headers = HTTPHeaders()
+        headers.set("content-disposition", "attachment; filename=\"\(SimulatorPushFile.fileName(of: delivery))\"")
+        return .json(200, JSONSerializer.serialize(SimulatorPushFile.json(for: delivery)), headers: headers)
+    }
+
     private func clock() -> HTTPResponse {
         let clock = core.clock
         return ControlPlane.ok(["now": .string(clock.now.rfc3339), "offsetSeconds": .number(String(clock.offsetSeconds))])
@@ -72,6 +94,7 @@ struct EmulatorRoutes {
                 return ControlPlane.error(.invalidArgument("seconds must not be negative: the clock only moves forward (use clock:reset)."))
             }
             core.advanceClock(seconds: seconds)
+            events.publish(.clock(core.clock))
         } catch {
             return ControlPlane.error(error)
         }

@@ -6,6 +6,7 @@ import PushCore
 struct FCMRoutes {
     let core: PushEmulatorCore
     let auth: RequestAuthenticator
+    let events: EventFeed
 
     /// The send route's template (`/metrics` counts sends under it).
     static let sendTemplate = "/v1/projects/{project}/messages:send"
@@ -32,7 +33,7 @@ struct FCMRoutes {
         if let fired = core.fireFault(project: project, on: .fcm(target)) {
             return answer(fired, project: project, target: target, sendRequest: sendRequest, body: request.body)
         }
-        return Self.perform(core: core, project: project, sendRequest: sendRequest, body: request.body)
+        return Self.perform(core: core, events: events, project: project, sendRequest: sendRequest, body: request.body)
     }
 
     /// A fired fault's answer (docs/faults.md): FCM's error for its code, or, for a pure
@@ -41,6 +42,7 @@ struct FCMRoutes {
         _ fired: FiredFault, project: String, target: MessageTarget, sendRequest: FCMSendRequest, body: [UInt8]
     ) -> HTTPResponse {
         let core = core
+        let events = events
         // The delay holds what the send needs, not the request: a body padded to a megabyte is
         // kept as the log would keep it (the log keeps this same copy).
         let body = LoggedRequestBody.kept(body)
@@ -51,14 +53,14 @@ struct FCMRoutes {
                 error = GoogleErrorResponse.make(.fcm(code, toDevice: toDevice, retryAfterSeconds: fired.retryAfterSeconds))
             }
             return FaultAnswer.answer(fired, error: error, goAwayReason: nil) {
-                Self.perform(core: core, project: project, sendRequest: sendRequest, body: body)
+                Self.perform(core: core, events: events, project: project, sendRequest: sendRequest, body: body)
             }
         }
     }
 
     /// The send once the request is checked and no fault stands in the way.
     private static func perform(
-        core: PushEmulatorCore, project: String, sendRequest: FCMSendRequest, body: [UInt8]
+        core: PushEmulatorCore, events: EventFeed, project: String, sendRequest: FCMSendRequest, body: [UInt8]
     ) -> HTTPResponse {
         if sendRequest.validateOnly {
             let checked = core.checkSend(project: project, message: sendRequest.message)
@@ -71,7 +73,9 @@ struct FCMRoutes {
         let outcome = core.send(project: project, message: sendRequest.message, requestBody: body)
         // Taken apart rather than copied from: only the name is needed.
         switch consume outcome {
-        case .accepted(let sent): return Self.name(sent.messageName)
+        case .accepted(let sent):
+            events.publish(.message(project: project, sent, origin: .fcm, target: sendRequest.message.target))
+            return Self.name(sent.messageName)
         case .unreachable(let reason): return GoogleErrorResponse.make(.fcm(reason))
         case .rejected(let error): return GoogleErrorResponse.make(error)
         case .exhausted(let exhausted): return GoogleErrorResponse.make(exhausted.googleError)

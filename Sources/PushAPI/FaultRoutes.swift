@@ -5,6 +5,7 @@ import PushCore
 /// `/emulator/v1/projects/{project}/faults[/{id}]` — fault injection (docs/faults.md).
 struct FaultRoutes {
     let core: PushEmulatorCore
+    let events: EventFeed
 
     private static let keys: Set<String> = [
         "match", "error", "connection", "times", "retryAfterSeconds", "delayMs", "probability", "seed",
@@ -19,7 +20,9 @@ struct FaultRoutes {
             }
         }
         router.add("DELETE", "/emulator/v1/projects/{project}/faults") { request in
-            core.deleteFaults(project: request.pathParameters["project"] ?? "")
+            let project = request.pathParameters["project"] ?? ""
+            core.deleteFaults(project: project)
+            events.publish(.project(project, change: "faultsDeleted"))
             return ControlPlane.ok(.object(JSONObject()))
         }
         router.add("GET", "/emulator/v1/projects/{project}/faults/{id}") { request in
@@ -32,6 +35,7 @@ struct FaultRoutes {
             let project = request.pathParameters["project"] ?? ""
             let id = request.pathParameters["id"] ?? ""
             guard let number = Int(id), core.deleteFault(project: project, id: number) else { return Self.notFound(id) }
+            events.publish(.project(project, change: "faultDeleted", faultID: number))
             return ControlPlane.ok(.object(JSONObject()))
         }
     }
@@ -51,7 +55,9 @@ struct FaultRoutes {
                 retryAfterSeconds: try body.integer("retryAfterSeconds"), delayMilliseconds: try body.integer("delayMs"),
                 probability: try body.double("probability"), seed: try body.integer("seed"),
                 connectionName: try body.string("connection"))
-            let fault = try core.addFault(project: request.pathParameters["project"] ?? "", spec)
+            let project = request.pathParameters["project"] ?? ""
+            let fault = try core.addFault(project: project, spec)
+            events.publish(.project(project, change: "faultAdded", faultID: fault.id))
             return ControlPlane.ok(fault.json, status: 201)
         } catch {
             return ControlPlane.error(error)

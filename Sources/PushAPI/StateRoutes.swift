@@ -7,6 +7,7 @@ import PushCore
 struct StateRoutes {
     let core: PushEmulatorCore
     let streams: DeviceStreams
+    let events: EventFeed
 
     func register(in router: inout Router) {
         router.add("GET", "/emulator/v1/state") { _ in
@@ -24,6 +25,7 @@ struct StateRoutes {
             }
             // The devices came back offline: their streams (already ended by the core) close.
             streams.finish()
+            events.publish(.state(change: "imported"))
             FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
         }

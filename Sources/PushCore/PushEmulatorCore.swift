@@ -430,6 +430,16 @@ public final class PushEmulatorCore: Sendable {
         return try (result ?? read(ProjectState(projectID: project))).get()
     }
 
+    /// The delivery with public id `id` (`d-17`) in `project`, or nil.
+    public func delivery(project: String, id: String) -> Delivery? {
+        guard id.hasPrefix("d-"), let number = Int(id.dropFirst(2)), number > 0 else { return nil }
+        let now = self.now
+        return withProject(project) { projectState -> Delivery? in
+            projectState.expireDue(at: now)
+            return projectState.deliveries.deliveries(numbered: number..<number + 1).first
+        } ?? nil
+    }
+
     /// Empties the project's message log (stored deliveries stay queued).
     public func clearMessages(project: String) {
         withProject(project) { projectState in

@@ -444,6 +444,46 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/emulator/v1/projects/{project}/deliveries/{file}": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/project"
+        },
+        {
+          "name": "file",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "pattern": "^d-[0-9]+\\.apns$"
+          },
+          "description": "The delivery's id followed by `.apns`, e.g. `d-17.apns` (each delivery's `simulatorFile`)."
+        }
+      ],
+      "get": {
+        "operationId": "getSimulatorPushFile",
+        "tags": [
+          "messages"
+        ],
+        "summary": "A delivery as an iOS Simulator push file",
+        "description": "Offered as a download (`content-disposition: attachment`), for `xcrun simctl push` or dropping on a Simulator window.",
+        "responses": {
+          "200": {
+            "description": "The `.apns` file.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SimulatorPushFile"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/emulator/v1/projects/{project}/topics": {
       "parameters": [
         {
@@ -699,6 +739,45 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Clock"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/emulator/v1/events": {
+      "get": {
+        "operationId": "watchEvents",
+        "tags": [
+          "server"
+        ],
+        "summary": "What changes, live (Server-Sent Events)",
+        "description": "Every change the emulator makes, as it makes it: sends accepted, deliveries delivered, messages deleted, devices registered, changed, connected and uninstalled, streams opened and closed, the clock, faults and resets (docs/events.md). Each event is an `event:` line with its type and a `data:` line holding a FeedEvent as JSON; a `: heartbeat` comment every `--heartbeat-seconds`. At most 64 streams are open at once (429 RESOURCE_EXHAUSTED beyond).",
+        "parameters": [
+          {
+            "name": "project",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "Only this project's events (with the clock's and the whole state's); all projects' when left out."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "An endless event stream.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string"
+                },
+                "x-event-data": {
+                  "$ref": "#/components/schemas/FeedEvent"
                 }
               }
             }
@@ -1351,7 +1430,8 @@ enum OpenAPIDocument {
           "payload",
           "state",
           "presentation",
-          "history"
+          "history",
+          "simulatorFile"
         ],
         "properties": {
           "id": {
@@ -1402,6 +1482,10 @@ enum OpenAPIDocument {
               "$ref": "#/components/schemas/DeliveryTransition"
             },
             "description": "Oldest first; starts `pending`."
+          },
+          "simulatorFile": {
+            "type": "string",
+            "description": "The path of this delivery as an iOS Simulator push file (`GET /emulator/v1/projects/{project}/deliveries/{file}`)."
           }
         }
       },
@@ -2266,6 +2350,79 @@ enum OpenAPIDocument {
               },
               "additionalProperties": false
             }
+          }
+        },
+        "additionalProperties": false
+      },
+      "SimulatorPushFile": {
+        "type": "object",
+        "required": [
+          "Simulator Target Bundle",
+          "aps"
+        ],
+        "properties": {
+          "Simulator Target Bundle": {
+            "type": "string",
+            "description": "The app's bundle id: the delivery's `apns-topic` without its push type's suffix."
+          },
+          "aps": {
+            "type": "object"
+          }
+        },
+        "additionalProperties": true,
+        "description": "The payload as delivered, with the bundle id the Simulator delivers it to. Drop it on a Simulator window or run `xcrun simctl push booted d-17.apns`."
+      },
+      "FeedEvent": {
+        "type": "object",
+        "description": "The `data:` line of one event of `GET /emulator/v1/events`; its `event:` line names its type. `message`: a send accepted (`name`, `origin`, `target`, `deliveries`: their ids, all `pending`). `delivery`: a delivery that changed state (`id`, `token`, `state`: `delivered` once the device got it). `messagesDeleted`: the signal a device got at a connect (`token`, `reason`, `count`). `device`: `token` and `change` (`registered`, `updated`, `uninstalled`, `connected`, `streamOpened`, `streamClosed`). `project`: `change` (`reset`, `messagesCleared`, `faultAdded`, `faultDeleted` with `faultId`, `faultsDeleted`). `clock`: `now` and `offsetSeconds`. `state`: `change` (`reset`, `imported`). Every event but `clock` and `state` has `project`.",
+        "properties": {
+          "project": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "origin": {
+            "$ref": "#/components/schemas/Origin"
+          },
+          "target": {
+            "$ref": "#/components/schemas/MessageTarget"
+          },
+          "deliveries": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "pattern": "^d-[0-9]+$"
+            }
+          },
+          "id": {
+            "type": "string",
+            "pattern": "^d-[0-9]+$"
+          },
+          "token": {
+            "type": "string"
+          },
+          "state": {
+            "$ref": "#/components/schemas/DeliveryState"
+          },
+          "reason": {
+            "type": "string"
+          },
+          "count": {
+            "type": "integer"
+          },
+          "change": {
+            "type": "string"
+          },
+          "faultId": {
+            "type": "string"
+          },
+          "now": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "offsetSeconds": {
+            "type": "integer"
           }
         },
         "additionalProperties": false

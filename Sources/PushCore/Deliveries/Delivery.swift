@@ -95,6 +95,8 @@ public struct Delivery: Sendable, Equatable {
             JSONObject.Member(key: "state", value: .string(state.rawValue)),
             JSONObject.Member(key: "presentation", value: presentation.json),
             JSONObject.Member(key: "history", value: .array(history.map(\.json))),
+            JSONObject.Member(
+                key: "simulatorFile", value: .string(SimulatorPushFile.path(project: messageName.project, deliveryID: id))),
         ]))
     }
 }

@@ -1,0 +1,143 @@
+import ByteCoding
+import HTTPServer
+import Locking
+import PushCore
+import Synchronization
+
+/// The emulator's own event stream (`GET /emulator/v1/events`, docs/events.md): what changed,
+/// as Server-Sent Events, for the web inbox and for tests that watch rather than poll. Each
+/// route that changes the state publishes its change once the core has made it.
+///
+/// While nobody watches, a publish costs one atomic load (of a count written only when a
+/// watcher comes or goes): sends pay nothing else. A watcher's events go out in the order they
+/// were published; events of requests answered at once on different loops may reach it in either
+/// order.
+final class EventFeed: Sendable {
+    /// How many event streams may be open at once.
+    static let maximumWatchers = 64
+
+    private struct Watcher {
+        let stream: ResponseStream
+        /// Only this project's events (and the clock's and the whole state's); nil: every project's.
+        let project: String?
+    }
+
+    private let watchers = Locked<[ObjectIdentifier: Watcher]>([:])
+    private let watcherCount = Atomic<Int>(0)
+
+    /// Whether anybody watches: routes skip building events otherwise.
+    var isWatched: Bool { watcherCount.load(ordering: .relaxed) > 0 }
+
+    /// Adds `stream` as a watcher of `project`'s events (nil: all); false when
+    /// `maximumWatchers` are open already.
+    func watch(_ stream: ResponseStream, project: String?) -> Bool {
+        let added = watchers.withLock { watchers -> Bool in
+            guard watchers.count < Self.maximumWatchers else { return false }
+            watchers[ObjectIdentifier(stream)] = Watcher(stream: stream, project: project)
+            watcherCount.store(watchers.count, ordering: .relaxed)
+            return true
+        }
+        guard added else { return false }
+        stream.onClose { [weak self] in
+            guard let self else { return }
+            watchers.withLock { watchers in
+                watchers[ObjectIdentifier(stream)] = nil
+                watcherCount.store(watchers.count, ordering: .relaxed)
+            }
+        }
+        return true
+    }
+
+    /// Whether another watcher may start (a streaming response's writer runs after the status
+    /// is sent, so the limit is checked first).
+    var hasRoom: Bool { watchers.withLock { $0.count < Self.maximumWatchers } }
+
+    /// Sends `event` to every watcher of its project; `event` is built only when somebody watches.
+    func publish(_ event: @autoclosure () -> FeedEvent) {
+        guard isWatched else { return }
+        let event = event()
+        let bytes = event.serverSentEvent
+        let streams = watchers.withLock { watchers in
+            watchers.values.filter { $0.project == nil || event.project == nil || $0.project == event.project }.map(\.stream)
+        }
+        for stream in streams { stream.write(bytes) }
+    }
+}
+
+/// One event of the feed: its type (the SSE `event:` line) and its JSON (the `data:` line).
+struct FeedEvent: Sendable {
+    let type: String
+    /// The project it concerns; nil for the clock and the whole state.
+    let project: String?
+    let fields: [JSONObject.Member]
+
+    init(_ type: String, project: String?, _ fields: [(String, JSONValue)]) {
+        self.type = type
+        self.project = project
+        var members = project.map { [JSONObject.Member(key: "project", value: .string($0))] } ?? []
+        members += fields.map { JSONObject.Member(key: $0.0, value: $0.1) }
+        self.fields = members
+    }
+
+    var serverSentEvent: [UInt8] {
+        var bytes = Array("event: \(type)\ndata: ".utf8)
+        JSONSerializer.write(.object(JSONObject(fields)), into: &bytes)
+        bytes += "\n\n".utf8
+        return bytes
+    }
+
+    /// A send accepted (FCM or APNs): its message and its deliveries, all `pending` now.
+    static func message(project: String, _ sent: SentMessage, origin: DeliveryOrigin, target: MessageTarget) -> FeedEvent {
+        FeedEvent("message", project: project, [
+            ("name", .string(sent.messageName.text)), ("origin", .string(origin.rawValue)), ("target", target.json),
+            ("deliveries", .array(sent.deliveryNumbers.map { .string("d-\($0)") })),
+        ])
+    }
+
+    /// A delivery whose state changed (`delivered` once a device got it).
+    static func delivery(project: String, id: String, token: String, state: DeliveryState) -> FeedEvent {
+        FeedEvent("delivery", project: project, [
+            ("id", .string(id)), ("token", .string(token)), ("state", .string(state.rawValue)),
+        ])
+    }
+
+    /// A device's change: `registered`, `updated`, `uninstalled`, `connected` (a `:connect`),
+    /// `streamOpened` or `streamClosed`.
+    static func device(project: String, token: String, change: String) -> FeedEvent {
+        FeedEvent("device", project: project, [("token", .string(token)), ("change", .string(change))])
+    }
+
+    /// What a device's events handed it at a connect: each notification delivered, and the
+    /// signal that deleted messages, as the device got them.
+    static func received(project: String, token: String, _ events: [DeviceEvent]) -> [FeedEvent] {
+        events.map { event in
+            switch event {
+            case .notification(let notification):
+                return .delivery(project: project, id: notification.id, token: token, state: .delivered)
+            case .messagesDeleted(let reason, let count):
+                return FeedEvent("messagesDeleted", project: project, [
+                    ("token", .string(token)), ("reason", .string(reason.rawValue)), ("count", .number(String(count))),
+                ])
+            }
+        }
+    }
+
+    /// The clock moved or was reset.
+    static func clock(_ clock: EmulatorClock) -> FeedEvent {
+        FeedEvent("clock", project: nil, [
+            ("now", .string(clock.now.rfc3339)), ("offsetSeconds", .number(String(clock.offsetSeconds))),
+        ])
+    }
+
+    /// A project was reset (`change: "reset"`), or a fault added or deleted (`faultAdded`,
+    /// `faultDeleted`, with its `id`; `faultsDeleted` for all).
+    static func project(_ project: String, change: String, faultID: Int? = nil) -> FeedEvent {
+        // A string, as the fault API writes ids.
+        FeedEvent("project", project: project, [("change", .string(change))] + (faultID.map { [("faultId", .string(String($0)))] } ?? []))
+    }
+
+    /// The whole state was reset (`reset`) or replaced by an import (`imported`).
+    static func state(change: String) -> FeedEvent {
+        FeedEvent("state", project: nil, [("change", .string(change))])
+    }
+}
