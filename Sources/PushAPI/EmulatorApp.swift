@@ -24,6 +24,9 @@ public struct EmulatorApp: Sendable {
         public var debugRoutes = false
         /// The server's event loops (`--threads`): `/metrics` counts each loop's requests apart.
         public var loops = 1
+        /// The names the emulator answers to besides `localhost` and its addresses
+        /// (`--tls-hostname`): a browser's request to its API under any other name is refused.
+        public var hostNames: [String] = []
 
         /// Makes settings.
         public init(caPEM: String? = nil) {
@@ -33,6 +36,8 @@ public struct EmulatorApp: Sendable {
 
     /// The routes.
     public let router: Router
+    /// Refuses other sites' requests to the emulator's own API.
+    private let browserGuard: BrowserRequestGuard
     /// The domain state behind them.
     public let core: PushEmulatorCore
 
@@ -97,6 +102,7 @@ public struct EmulatorApp: Sendable {
         }
         self.router = router
         self.core = core
+        browserGuard = BrowserRequestGuard(hostNames: settings.hostNames)
     }
 
     /// Whether a TLS host name (SNI) is one of Apple's provider API hosts: connections to them
@@ -107,6 +113,7 @@ public struct EmulatorApp: Sendable {
 
     /// Answers a request.
     public func handle(_ request: consuming HTTPRequest) -> HTTPResponse {
-        router.handle(request)
+        if let refusal = browserGuard.refusal(request) { return refusal }
+        return router.handle(request)
     }
 }

@@ -28,7 +28,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "PEM private key for --tls-cert.")
     var tlsKey: String?
 
-    @Option(help: "Extra host name or address for the generated certificate (repeatable).")
+    @Option(help: "Extra host name or address for the generated certificate, and a name browsers may reach the admin API by (repeatable).")
     var tlsHostname: [String] = []
 
     @Option(help: "Directory for state that survives restarts (the local CA is kept there).")
@@ -200,6 +200,7 @@ struct ServeCommand: ParsableCommand {
         settings.maxStreamsPerDevice = maxStreamsPerDevice
         settings.loops = configuration.threads
         settings.debugRoutes = enableDebugRoutes
+        settings.hostNames = tlsHostname
         settings.apns.auth = APNsAuthMode(rawValue: apnsAuth) ?? .any
         for key in apnsKey {
             let providerKey = try Self.providerKey(key)

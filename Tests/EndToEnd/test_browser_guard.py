@@ -1,0 +1,97 @@
+"""Other web sites are kept out of the emulator's own API (docs/server.md, "Browsers and the admin
+API"): a browser's request under a name that is not the emulator's (DNS rebinding) or a
+state-changing one from another origin (CSRF) is refused; clients that are not browsers pass."""
+import http.client
+import json
+import subprocess
+
+import pytest
+
+from api import Api
+
+
+def request(emulator, method, path, host, headers=(), body=None):
+    connection = http.client.HTTPConnection("127.0.0.1", emulator.port, timeout=20)
+    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    connection.putheader("Host", host)
+    for name, value in headers:
+        connection.putheader(name, value)
+    data = json.dumps(body).encode() if body is not None else b""
+    connection.putheader("Content-Length", str(len(data)))
+    connection.endheaders(data)
+    response = connection.getresponse()
+    raw = response.read()
+    connection.close()
+    return response.status, (json.loads(raw) if raw else None)
+
+
+@pytest.fixture
+def api(emulator, request):
+    return Api(emulator.http, project=request.node.name.replace("_", "-")[:30].lower())
+
+
+def devices(api):
+    status, body = api.call("GET", f"/emulator/v1/projects/{api.project}/devices")
+    assert status == 200, body
+    return body["devices"]
+
+
+def test_a_cross_site_post_is_refused_and_changes_nothing(emulator, api):
+    own = f"localhost:{emulator.port}"
+    path = f"/emulator/v1/projects/{api.project}/devices"
+    status, body = request(emulator, "POST", path, own, [("Origin", "http://evil.example")], {"token": "t1"})
+    assert status == 403 and body["error"]["status"] == "PERMISSION_DENIED", body
+    status, body = request(emulator, "POST", path, own, [("Sec-Fetch-Site", "cross-site")], {"token": "t2"})
+    assert status == 403, body
+    assert devices(api) == []
+    # From the emulator's own origin, and from a client that is not a browser: registered.
+    status, body = request(emulator, "POST", path, own, [("Origin", f"http://{own}")], {"token": "t3"})
+    assert status == 201, body
+    status, body = request(emulator, "POST", path, "push-emulator:9499", [], {"token": "t4"})
+    assert status == 201, body
+    assert sorted(device["token"] for device in devices(api)) == ["t3", "t4"]
+
+
+def test_a_rebound_name_can_neither_read_nor_change_the_state(emulator, api):
+    rebound = f"rebound.example:{emulator.port}"
+    status, body = request(emulator, "GET", "/emulator/v1/state", rebound, [("Sec-Fetch-Site", "same-origin")])
+    assert status == 403, body
+    status, body = request(emulator, "DELETE", f"/emulator/v1/projects/{api.project}", rebound,
+                           [("Origin", f"http://{rebound}")])
+    assert status == 403, body
+    # The same read by a client that is not a browser, under any name, is answered.
+    status, body = request(emulator, "GET", "/emulator/v1/clock", rebound)
+    assert status == 200, body
+
+
+def test_over_http2_too(emulator, api):
+    url = f"http://evil.example:{emulator.port}/emulator/v1/projects/{api.project}/devices"
+    result = subprocess.run(
+        ["curl", "-s", "--http2-prior-knowledge", "--connect-to", f"evil.example:{emulator.port}:127.0.0.1:{emulator.port}",
+         "-H", f"Origin: http://evil.example:{emulator.port}", "-H", "content-type: application/json",
+         "-d", '{"token":"t5"}', "-w", "\n%{http_code}", url],
+        capture_output=True, text=True, timeout=30)
+    body, status = result.stdout.rsplit("\n", 1)
+    assert status == "403", result
+    assert json.loads(body)["error"]["status"] == "PERMISSION_DENIED"
+    assert devices(api) == []
+
+
+def test_fcm_and_apns_routes_are_not_guarded(emulator, api):
+    token = api.register()
+    status, body = request(
+        emulator, "POST", f"/v1/projects/{api.project}/messages:send", "fcm.googleapis.com",
+        [("Origin", "http://evil.example"), ("Authorization", "Bearer x"), ("Content-Type", "application/json")],
+        {"message": {"token": token, "data": {"k": "v"}}})
+    assert status == 200, body
+
+
+def test_a_tls_hostname_is_one_of_the_emulators_names(start_emulator):
+    emulator = start_emulator("--tls-hostname", "push-emulator")
+    host = f"push-emulator:{emulator.port}"
+    status, body = request(emulator, "POST", "/emulator/v1/projects/named/devices", host,
+                           [("Origin", f"http://{host}")], {"token": "t6"})
+    assert status == 201, body
+    status, body = request(emulator, "POST", "/emulator/v1/projects/named/devices", f"other:{emulator.port}",
+                           [("Origin", f"http://other:{emulator.port}")], {"token": "t7"})
+    assert status == 403, body

@@ -1,0 +1,65 @@
+import HTTPServer
+import XCTest
+@testable import PushAPI
+
+/// Which requests to the emulator's own API the browser guard refuses.
+final class BrowserRequestGuardTests: XCTestCase {
+    private let guardian = BrowserRequestGuard(hostNames: ["push-emulator"])
+
+    private func refused(
+        _ method: String, _ path: String = "/emulator/v1/projects/p/devices", host: String = "localhost:9499",
+        headers: [(String, String)] = []
+    ) -> Bool {
+        var fields = HTTPHeaders()
+        for (name, value) in headers { fields.add(name, value) }
+        var request = HTTPRequest(method: method, target: path, headers: fields, body: [])
+        request.authority = host
+        return guardian.refusal(request) != nil
+    }
+
+    func testRequestsThatAreNotABrowsersPass() {
+        XCTAssertFalse(refused("POST"))
+        XCTAssertFalse(refused("DELETE", "/emulator/v1/state", host: "anything.example:9499"))
+    }
+
+    func testABrowserMayChangeStateOnlyFromTheEmulatorsOwnPages() {
+        XCTAssertFalse(refused("POST", headers: [("origin", "http://localhost:9499")]))
+        XCTAssertFalse(refused("POST", host: "127.0.0.1:9499", headers: [("origin", "http://127.0.0.1:9499"), ("sec-fetch-site", "same-origin")]))
+        XCTAssertFalse(refused("POST", host: "[::1]:9499", headers: [("origin", "http://[::1]:9499")]))
+        XCTAssertFalse(refused("POST", host: "push-emulator:9499", headers: [("origin", "http://push-emulator:9499")]))
+        XCTAssertFalse(refused("POST", host: "localhost", headers: [("origin", "http://localhost")]))
+        XCTAssertFalse(refused("POST", host: "localhost:443", headers: [("origin", "https://localhost")]))
+        XCTAssertTrue(refused("POST", headers: [("origin", "http://evil.example")]))
+        XCTAssertTrue(refused("POST", headers: [("origin", "http://localhost:9500")]))
+        XCTAssertTrue(refused("POST", headers: [("origin", "null")]))
+        XCTAssertTrue(refused("DELETE", headers: [("sec-fetch-site", "cross-site")]))
+        XCTAssertTrue(refused("PATCH", headers: [("sec-fetch-site", "same-site"), ("origin", "http://localhost:9499")]))
+    }
+
+    func testABrowserMayReadOnlyUnderTheEmulatorsNames() {
+        XCTAssertFalse(refused("GET", headers: [("origin", "http://evil.example")]))
+        XCTAssertFalse(refused("GET", host: "app.localhost:9499", headers: [("sec-fetch-site", "none")]))
+        XCTAssertTrue(refused("GET", "/emulator/v1/state", host: "rebound.example:9499", headers: [("sec-fetch-site", "same-origin")]))
+        XCTAssertTrue(refused("POST", host: "rebound.example:9499", headers: [("origin", "http://rebound.example:9499")]))
+    }
+
+    func testOnlyTheEmulatorsOwnAPIIsGuarded() {
+        XCTAssertFalse(refused("POST", "/v1/projects/p/messages:send", host: "fcm.googleapis.com", headers: [("origin", "http://evil.example")]))
+        XCTAssertFalse(refused("POST", "/3/device/abc", host: "evil.example", headers: [("sec-fetch-site", "cross-site")]))
+    }
+
+    func testAddresses() {
+        for address in ["127.0.0.1", "10.0.0.255", "::1", "fe80::1", "::ffff:127.0.0.1"] {
+            XCTAssertTrue(BrowserRequestGuard.isIPAddress(address), address)
+        }
+        for name in ["127.0.0.256", "1.2.3", "1.2.3.4.5", "localhost", "a.b.c.d", "", "1..2.3"] {
+            XCTAssertFalse(BrowserRequestGuard.isIPAddress(name), name)
+        }
+        XCTAssertEqual(BrowserRequestGuard.host(ofAuthority: "[::1]:9499"), "::1")
+        XCTAssertEqual(BrowserRequestGuard.host(ofAuthority: "localhost:9499"), "localhost")
+        XCTAssertEqual(BrowserRequestGuard.host(ofAuthority: "localhost"), "localhost")
+        XCTAssertEqual(BrowserRequestGuard.authority(ofOrigin: "http://localhost:9499"), "localhost:9499")
+        XCTAssertNil(BrowserRequestGuard.authority(ofOrigin: "null"))
+        XCTAssertNil(BrowserRequestGuard.authority(ofOrigin: "http://a/b"))
+    }
+}
