@@ -21,7 +21,12 @@ struct ProjectCounts: Sendable, Equatable {
     /// The counts of every shard of `project` (`project.shards` is empty while they are in
     /// their slot's locks).
     init(of project: ProjectState) {
-        for shard in project.shards { add(ProjectCounts(of: shard), minus: ProjectCounts()) }
+        // Each shard read where it is: a copy of one retains and releases its every table.
+        for index in project.shards.indices {
+            devices += project.shards[index].devices.count
+            connectedDevices += project.shards[index].streams.count
+            deliveries.add(project.shards[index].deliveries.counts, minus: DeliveryCounts())
+        }
     }
 
     /// The counts of `shard`, read where it is stored (a copy would retain and release its

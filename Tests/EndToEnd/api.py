@@ -10,11 +10,11 @@ class Api:
         self.base = base
         self.project = project
 
-    def call(self, method, path, body=None, headers=None):
+    def call(self, method, path, body=None, headers=None, timeout=20):
         data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
         request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
         try:
-            with urllib.request.urlopen(request, timeout=20) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 raw = response.read()
                 return response.status, (json.loads(raw) if raw else None)
         except urllib.error.HTTPError as error:

@@ -21,6 +21,12 @@ struct DeliveryStore: Sendable {
     /// Every stored delivery, in number order (a state snapshot writes them all).
     var inNumberOrder: ChunkedArray<Delivery> { deliveries }
 
+    /// The highest number stored, nil when none is.
+    var highestNumber: Int? { deliveries.isEmpty ? nil : lastNumber }
+
+    /// Whether none is stored.
+    var isEmpty: Bool { deliveries.isEmpty }
+
     /// How many deliveries are stored.
     var count: Int { deliveries.count }
 

@@ -11,7 +11,13 @@ extension ProjectState {
     /// deliveries by number, ...), so that equal states give equal snapshots. Open streams are left out.
     func snapshot(at now: Timestamp) -> JSONValue {
         func number(_ value: Int) -> JSONValue { .number(String(value)) }
-        let uninstalled = shards.flatMap(\.uninstalledTokens.entries).sorted { $0.token < $1.token }.map { token, at in
+        var uninstalledEntries = [(token: String, value: Timestamp)]()
+        var uninstalledAPNsEntries = [(token: String, value: Timestamp)]()
+        for index in shards.indices {
+            uninstalledEntries += shards[index].uninstalledTokens.entries
+            uninstalledAPNsEntries += shards[index].uninstalledAPNsTokens.entries
+        }
+        let uninstalled = uninstalledEntries.sorted { $0.token < $1.token }.map { token, at in
             JSONValue.object(JSONObject([
                 JSONObject.Member(key: "token", value: .string(token)),
                 JSONObject.Member(key: "uninstalledAt", value: .string(at.rfc3339)),
@@ -20,7 +26,7 @@ extension ProjectState {
                     value: .array(Array(messageLogSequences(of: token)).map(number))),
             ]))
         }
-        let uninstalledAPNs = shards.flatMap(\.uninstalledAPNsTokens.entries).sorted { $0.token < $1.token }.map { apnsToken, at in
+        let uninstalledAPNs = uninstalledAPNsEntries.sorted { $0.token < $1.token }.map { apnsToken, at in
             JSONValue.object(JSONObject([
                 JSONObject.Member(key: "apnsToken", value: .string(apnsToken)),
                 JSONObject.Member(key: "uninstalledAt", value: .string(at.rfc3339)),
@@ -154,7 +160,7 @@ extension ProjectState {
         }
         let nextLogSequence = try next.counter("logSequence", above: entries.last?.sequence, of: "log entry's sequence")
         // The devices' lists of log entries grow with later sends: they must stay in order.
-        for device in shards.flatMap(\.devices.values) {
+        for device in devicesInOrder {
             if let last = device.messageLogSequences.last, last >= nextLogSequence {
                 throw next.error("logSequence", "must be above every device's messageLogSequences (\(last) of \(device.token))")
             }

@@ -133,7 +133,7 @@ extension PushEmulatorCore {
             guard projects[project.projectID] == nil else {
                 throw entry.error("projectId", "project \(project.projectID) is listed twice")
             }
-            if let highest = project.shards.compactMap(\.deliveries.inNumberOrder.last?.number).max(),
+            if let highest = project.shards.indices.compactMap({ project.shards[$0].deliveries.highestNumber }).max(),
                 highest >= nextDeliveryNumber
             {
                 throw counters.error("nextDeliveryNumber", "must be above every delivery's number (\(highest) in \(project.projectID))")
