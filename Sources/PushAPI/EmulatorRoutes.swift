@@ -9,6 +9,12 @@ struct EmulatorRoutes {
     let events: EventFeed
 
     func register(in router: inout Router) {
+        router.add("GET", "/emulator/v1/projects") { request in
+            ControlPlane.listing {
+                let page = try core.projects(page: try ControlPlane.page(request))
+                return ControlPlane.list("projects", page) { $0.json }
+            }
+        }
         router.add("GET", "/emulator/v1/projects/{project}/messages") { request in messages(request) }
         router.add("DELETE", "/emulator/v1/projects/{project}/messages") { request in
             let project = request.pathParameters["project"] ?? ""

@@ -430,6 +430,25 @@ public final class PushEmulatorCore: Sendable {
         return try (result ?? read(ProjectState(projectID: project))).get()
     }
 
+    /// A page of the projects, oldest first, with their counts.
+    public func projects(page: PageRequest = PageRequest()) throws(PagingError) -> Page<ProjectSummary> {
+        let slots = directory.slots.sorted { $0.sequence < $1.sequence }
+        let chosen = try page.page(of: slots, position: \.sequence)
+        let now = self.now
+        // Only the page's projects are read, each under its locks in turn.
+        let summaries = chosen.items.compactMap { slot in
+            slot.withWholeProject { project -> ProjectSummary in
+                project.expireDue(at: now)
+                let counts = ProjectCounts(of: project)
+                return ProjectSummary(
+                    projectID: project.projectID, deviceCount: counts.devices, connectedDeviceCount: counts.connectedDevices,
+                    pendingDeliveryCount: counts.deliveries[.pending], messageCount: project.log.count,
+                    faultCount: project.faults.faults.count, sequence: slot.sequence)
+            }
+        }
+        return Page(items: summaries, nextPageToken: chosen.nextPageToken)
+    }
+
     /// The delivery with public id `id` (`d-17`) in `project`, or nil.
     public func delivery(project: String, id: String) -> Delivery? {
         guard id.hasPrefix("d-"), let number = Int(id.dropFirst(2)), number > 0 else { return nil }

@@ -41,6 +41,7 @@ def test_every_route_of_the_control_plane_is_described():
         "/emulator/v1/clock:advance": {"post"},
         "/emulator/v1/clock:reset": {"post"},
         "/emulator/v1/events": {"get"},
+        "/emulator/v1/projects": {"get"},
         "/emulator/v1/projects/{project}/deliveries/{file}": {"get"},
         "/emulator/v1/projects/{project}": {"delete"},
         "/emulator/v1/state": {"get", "put", "delete"},

@@ -134,6 +134,39 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/emulator/v1/projects": {
+      "get": {
+        "operationId": "listProjects",
+        "tags": [
+          "state"
+        ],
+        "summary": "The projects, oldest first, with their counts",
+        "description": "A project exists from its first registration, send, subscription or fault until it is reset.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/pageSize"
+          },
+          {
+            "$ref": "#/components/parameters/pageToken"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of projects.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProjectList"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/emulator/v1/projects/{project}/devices": {
       "parameters": [
         {
@@ -2426,6 +2459,64 @@ enum OpenAPIDocument {
           }
         },
         "additionalProperties": false
+      },
+      "ProjectSummary": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "projectId",
+          "deviceCount",
+          "connectedDeviceCount",
+          "pendingDeliveryCount",
+          "messageCount",
+          "faultCount"
+        ],
+        "properties": {
+          "projectId": {
+            "type": "string"
+          },
+          "deviceCount": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "connectedDeviceCount": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Devices with a `:stream` open."
+          },
+          "pendingDeliveryCount": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Deliveries queued or on their way."
+          },
+          "messageCount": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries in the message log."
+          },
+          "faultCount": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "ProjectList": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "projects"
+        ],
+        "properties": {
+          "projects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ProjectSummary"
+            }
+          },
+          "nextPageToken": {
+            "type": "string"
+          }
+        }
       }
     },
     "parameters": {

@@ -56,6 +56,9 @@ struct MessageLog: Sendable {
         }
     }
 
+    /// How many entries the log holds.
+    var count: Int { entries.count }
+
     /// Every entry, in send order (a state snapshot writes them all).
     var allEntries: ChunkedArray<Entry> { entries }
 

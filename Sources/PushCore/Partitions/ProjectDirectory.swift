@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 
 /// Every project's slot by id. The table is split in stripes, each behind a lock held only to
 /// find, add or remove a slot (a dictionary lookup), never while a project is worked on: sends
@@ -15,6 +16,8 @@ final class ProjectDirectory: Sendable {
     private let totals: [Locked<ProjectCounts>]
     /// Seeds each new project's random source (generated tokens, `apns-id`s, fault draws).
     private let seeds: Locked<any RandomNumberGenerator & Sendable>
+    /// The sequence of the next slot made.
+    private let nextSequence = Atomic<Int>(1)
 
     init(random: sending any RandomNumberGenerator & Sendable) {
         stripes = (0..<Self.stripeCount).map { _ in Locked([:]) }
@@ -51,7 +54,8 @@ final class ProjectDirectory: Sendable {
             if let slot = slots[id] { return slot }
             var project = ProjectState(projectID: id)
             project.random = SeededRandomNumberGenerator(seed: seeds.withLock { $0.next() })
-            let slot = ProjectSlot(project, totals: totals[stripeIndex(of: id)])
+            let slot = ProjectSlot(
+                project, sequence: nextSequence.wrappingAdd(1, ordering: .relaxed).oldValue, totals: totals[stripeIndex(of: id)])
             slots[id] = slot
             return slot
         }
@@ -88,6 +92,9 @@ final class ProjectDirectory: Sendable {
     /// is out (each after the work that held its lock) and before any new one can be reached:
     /// no project's lock is held then, so it may reset what projects draw from.
     func replaceAll(with projects: [String: ProjectState], meanwhile: () -> Void) -> [ProjectState] {
+        // The new projects are listed in id order.
+        var sequences = [String: Int]()
+        for id in projects.keys.sorted() { sequences[id] = nextSequence.wrappingAdd(1, ordering: .relaxed).oldValue }
         func replace(from index: Int, _ removed: [ProjectState]) -> [ProjectState] {
             guard index < stripes.count else {
                 meanwhile()
@@ -99,7 +106,7 @@ final class ProjectDirectory: Sendable {
                 for (id, project) in projects where stripeIndex(of: id) == index {
                     var project = project
                     project.random = SeededRandomNumberGenerator(seed: seeds.withLock { $0.next() })
-                    slots[id] = ProjectSlot(project, totals: totals[index])
+                    slots[id] = ProjectSlot(project, sequence: sequences[id]!, totals: totals[index])
                 }
                 return replace(from: index + 1, removed + taken)
             }

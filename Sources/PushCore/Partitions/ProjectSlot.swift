@@ -18,6 +18,8 @@ import Synchronization
 /// number of projects, and no counter is shared by all sends.
 final class ProjectSlot: Sendable {
     let id: String
+    /// The order the directory made the slot in (`GET /emulator/v1/projects` lists by it).
+    let sequence: Int
     /// The sender id derived from `id` (`ProjectState.derivedSenderID`), for sends prepared in a
     /// shard.
     let derivedSenderID: String
@@ -31,10 +33,11 @@ final class ProjectSlot: Sendable {
 
     /// A slot for `project`, whose counts are added to `totals`. Each shard's random source is
     /// seeded from the project's.
-    init(_ project: consuming ProjectState, totals: Locked<ProjectCounts>) {
+    init(_ project: consuming ProjectState, sequence: Int, totals: Locked<ProjectCounts>) {
         var project = project
         let counts = ProjectCounts(of: project)
         id = project.projectID
+        self.sequence = sequence
         derivedSenderID = project.derivedSenderID
         var shards = [Locked<DeviceShard>]()
         shards.reserveCapacity(DeviceShard.count)
