@@ -135,10 +135,12 @@ struct APNsRoutes {
         }
         // The `apns-id` of an error answer; a success writes its ids as bytes (`success`).
         func errorID() -> String { givenID ?? generatedID?.text ?? APNsErrorResponse.generatedID() }
+        // Looked into only while somebody watches: a send pays nothing else for the feed.
+        if events.isWatched, case .accepted(let sent) = outcome {
+            events.publish(.message(project: recipient.project, sent, origin: .apns, target: .apnsToken(apnsRequest.deviceToken)))
+        }
         switch consume outcome {
-        case .accepted(let sent):
-            events.publish(.message(
-                project: recipient.project, sent, origin: .apns, target: .apnsToken(apnsRequest.deviceToken)))
+        case .accepted:
             return success(givenID: givenID, generatedID: generatedID, isProduction: isProduction, loop: loop)
         case .unreachable(.unregistered(let since)):
             return APNsErrorResponse.make(.unregistered, apnsID: errorID(), unregisteredSince: since)

@@ -26,6 +26,7 @@ struct BrowserRequestGuard: Sendable {
     /// The answer that refuses `request`, or nil when it may go on.
     func refusal(_ request: borrowing HTTPRequest) -> HTTPResponse? {
         // Only the emulator's own API: FCM's and Apple's routes answer whatever their clients send.
+        // (The router calls this for the routes under /emulator/ only: `Router.routeGuard`.)
         guard request.path.utf8.starts(with: "/emulator/".utf8) else { return nil }
         let origin = request.headers["origin"]
         let fetchSite = request.headers["sec-fetch-site"]

@@ -36,8 +36,6 @@ public struct EmulatorApp: Sendable {
 
     /// The routes.
     public let router: Router
-    /// Refuses other sites' requests to the emulator's own API.
-    private let browserGuard: BrowserRequestGuard
     /// The domain state behind them.
     public let core: PushEmulatorCore
 
@@ -47,6 +45,11 @@ public struct EmulatorApp: Sendable {
         let streams = DeviceStreams(limitPerDevice: settings.maxStreamsPerDevice)
         let events = EventFeed()
         var router = Router()
+        // Other sites' requests are kept out of the emulator's own API (every route added below
+        // under /emulator/), checked only on those routes: docs/server.md.
+        let browserGuard = BrowserRequestGuard(hostNames: settings.hostNames)
+        router.guardedPrefix = "/emulator/"
+        router.routeGuard = { request in browserGuard.refusal(request) }
         router.notFound = { request in
             if APNsRoutes.isAPNsPath(request.path) { return APNsRoutes.unmatched(request, methodExists: false) }
             return GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")
@@ -102,7 +105,6 @@ public struct EmulatorApp: Sendable {
         }
         self.router = router
         self.core = core
-        browserGuard = BrowserRequestGuard(hostNames: settings.hostNames)
     }
 
     /// Whether a TLS host name (SNI) is one of Apple's provider API hosts: connections to them
@@ -113,7 +115,6 @@ public struct EmulatorApp: Sendable {
 
     /// Answers a request.
     public func handle(_ request: consuming HTTPRequest) -> HTTPResponse {
-        if let refusal = browserGuard.refusal(request) { return refusal }
-        return router.handle(request)
+        router.handle(request)
     }
 }

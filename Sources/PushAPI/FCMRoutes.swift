@@ -74,7 +74,10 @@ struct FCMRoutes {
         // Taken apart rather than copied from: only the name is needed.
         switch consume outcome {
         case .accepted(let sent):
-            events.publish(.message(project: project, sent, origin: .fcm, target: sendRequest.message.target))
+            // Built only while somebody watches: a send pays nothing else for the feed.
+            if events.isWatched {
+                events.publish(.message(project: project, sent, origin: .fcm, target: sendRequest.message.target))
+            }
             return Self.name(sent.messageName)
         case .unreachable(let reason): return GoogleErrorResponse.make(.fcm(reason))
         case .rejected(let error): return GoogleErrorResponse.make(error)

@@ -254,8 +254,7 @@ public final class PushEmulatorCore: Sendable {
             case .token(let token), .fid(let token):
                 device = TokenKey(token)
             case .apnsToken(let given):
-                // As the device keeps it, so that a token given in upper case finds it too.
-                apnsToken = APNsDeviceToken.normalized(given)
+                apnsToken = given
                 device = knownDevice?.key ?? Self.device(withAPNsToken: given, in: slot)
             case .topic, .condition:
                 device = nil

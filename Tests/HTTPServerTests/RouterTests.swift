@@ -23,6 +23,27 @@ final class RouterTests: XCTestCase {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    func testTheGuardSeesOnlyTheRoutesUnderItsPrefix() {
+        let seen = Mutex<[String]>([])
+        var router = Router()
+        router.guardedPrefix = "/emulator/"
+        router.routeGuard = { request in
+            seen.withLock { $0.append(request.path) }
+            return request.headers["x-refuse"] != nil ? .text(403, "refused") : nil
+        }
+        router.add("GET", "/emulator/v1/clock") { _ in .text(200, "clock") }
+        router.add("GET", "/healthz") { _ in .text(200, "ok") }
+        router.guardedPrefix = nil
+        router.add("GET", "/emulator/v1/added-after") { _ in .text(200, "after") }
+        var refusing = HTTPHeaders()
+        refusing.add("x-refuse", "1")
+        XCTAssertEqual(router.handle(HTTPRequest(method: "GET", target: "/emulator/v1/clock", headers: refusing)).status, 403)
+        XCTAssertEqual(body(router.handle(HTTPRequest(method: "GET", target: "/emulator/v1/clock"))), "clock")
+        XCTAssertEqual(body(router.handle(HTTPRequest(method: "GET", target: "/healthz", headers: refusing))), "ok")
+        XCTAssertEqual(body(router.handle(HTTPRequest(method: "GET", target: "/emulator/v1/added-after", headers: refusing))), "after")
+        XCTAssertEqual(seen.withLock { $0 }, ["/emulator/v1/clock", "/emulator/v1/clock"])
+    }
+
     func testParameterCheckRefusesBeforeTheHandler() {
         var router = router()
         router.checkParameters = { parameters in

@@ -5,6 +5,8 @@ import Glibc
 /// Handles one request, synchronously, on the connection's loop. The request is handed over
 /// (`consuming`) so that it moves from the server through the router to the route without copies.
 public typealias HTTPHandler = @Sendable (consuming HTTPRequest) -> HTTPResponse
+/// Checks a request before a route's handler (`Router.routeGuard`): a response refuses it.
+public typealias HTTPGuard = @Sendable (borrowing HTTPRequest) -> HTTPResponse?
 
 /// Told of every request the router answers: the route that matched (its template, not the path,
 /// so that there are as many values as routes), the request's method, the response's status, and
@@ -66,6 +68,8 @@ public struct Router: Sendable {
         /// The parameters' names, in the template's order.
         let names: [String]
         let handler: HTTPHandler
+        /// Whether `routeGuard` sees its requests first (its template starts with `guardedPrefix`).
+        let isGuarded: Bool
     }
 
     /// Every template's segments, back to back.
@@ -89,6 +93,13 @@ public struct Router: Sendable {
     public var checkParameters: (@Sendable (PathParameters) -> HTTPResponse?)?
     /// Told of every answer (e.g. to count requests by route); nil costs nothing.
     public var observer: RouteObserver?
+    /// The routes added while this is set whose template starts with it get `routeGuard` before
+    /// their handler: decided once per route when it is added, so that the other routes' requests
+    /// pay nothing for it.
+    public var guardedPrefix: String?
+    /// Checks a guarded route's request before its handler runs: an answer refuses the request
+    /// with it; nil lets it through.
+    public var routeGuard: HTTPGuard?
     /// The template the observer gets for a path that no route matches.
     public static let unmatchedRoute = "(unmatched)"
     private static let unmatched = MatchedRoute(number: -1, template: unmatchedRoute)
@@ -125,7 +136,10 @@ public struct Router: Sendable {
             segments.append(Segment(kind: .parameterWithVerb, text: start..<text.count, name: names.count - 1))
         }
         let matched = MatchedRoute(number: routes.count, template: template)
-        routes.append(Route(method: method, matched: matched, segments: first..<segments.count, names: names, handler: handler))
+        let isGuarded = guardedPrefix.map { template.hasPrefix($0) } ?? false
+        routes.append(Route(
+            method: method, matched: matched, segments: first..<segments.count, names: names, handler: handler,
+            isGuarded: isGuarded))
         routes.sort { [segments] lhs, rhs in
             for (left, right) in zip(segments[lhs.segments], segments[rhs.segments]) where left.rank != right.rank {
                 return left.rank > right.rank
@@ -194,6 +208,7 @@ public struct Router: Sendable {
         }
         if let found {
             let matched = routesByLength[found].matched
+            if routesByLength[found].isGuarded, let routeGuard, let refusal = routeGuard(request) { return (refusal, matched) }
             if let checkParameters, let refusal = checkParameters(request.pathParameters) { return (refusal, matched) }
             return (routesByLength[found].handler(request), matched)
         }

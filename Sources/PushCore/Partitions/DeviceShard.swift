@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The device that has an APNs token, as the APNs token's shard knows it: its registration
 /// token, and its bundle id, which an APNs push checks against its topic with this shard's lock
 /// alone (a change of a device's bundle id changes this entry too).
@@ -70,13 +72,17 @@ struct DeviceShard: Sendable {
         uninstalledTokens[token].map { .uninstalled(at: $0) } ?? .notFound
     }
 
-    /// Where the device of registration token `key` is, when it has the APNs token `apnsToken`;
-    /// nil otherwise. `mutating` only so that the device is read in place.
+    /// Where the device of registration token `key` is, when it has the APNs token `apnsToken`
+    /// (in either case: the device keeps it in lower case); nil otherwise. `mutating` only so
+    /// that the device is read in place.
     mutating func position(ofDevice key: TokenKey, withAPNsToken apnsToken: String) -> DeviceTable.Index? {
-        guard let position = devices.index(forKey: key),
-            Self.read(&devices.values[position], { $0.apnsToken == apnsToken })
-        else { return nil }
-        return position
+        guard let position = devices.index(forKey: key) else { return nil }
+        let has = Self.read(&devices.values[position]) { device in
+            // Compared as given first: the scan for capitals runs only when that fails.
+            device.apnsToken == apnsToken
+                || (ASCIIScan.hasUppercase(apnsToken) && device.apnsToken == APNsDeviceToken.normalized(apnsToken))
+        }
+        return has ? position : nil
     }
 
     /// Runs `body` on a stored device reached through its mutable accessor, which, unlike the
