@@ -5,16 +5,16 @@ import PushCore
 /// page a way in, and so would any page the developer opens while the emulator runs
 /// (docs/server.md, "Browsers and the admin API").
 ///
-/// - A browser's request (it carries `Origin` or `Sec-Fetch-Site`) must name the emulator by one
-///   of its own names in `Host`: `localhost` (and `*.localhost`), an IP address, or a
-///   `--tls-hostname`. A page that rebinds its own domain to 127.0.0.1 sends that domain: refused.
-/// - A request that changes something (not GET, HEAD or OPTIONS) from a browser must come from the
-///   emulator's own pages: its `Origin` is the same host and port as `Host`, and
-///   `Sec-Fetch-Site`, when sent, is `same-origin` or `none`. A form or script on another site is
-///   refused.
+/// - Every request must name the emulator in `Host` by a name no public DNS can point at it:
+///   `localhost` (and `*.localhost`), an IP address, a name of one label (a compose service, a
+///   host in `/etc/hosts`), or a `--tls-hostname`. A page that rebinds its own domain to
+///   127.0.0.1 sends that domain, and its same-origin reads carry no other sign of a browser.
+/// - A browser's request from another site is refused whatever its method: its `Origin` is not
+///   the same host and port as `Host`, or its `Sec-Fetch-Site` says `cross-site` or `same-site`.
+///   Reads change state too (`:stream` delivers, and it and `/events` take places of a bounded
+///   number), and the emulator sends no CORS headers, so no other site needs them.
 ///
-/// Requests without those headers (curl, the SDKs, a backend in a container) are not browsers'
-/// and pass, whatever name they use.
+/// Clients that are not browsers (curl, the SDKs, a backend in a container) send neither header.
 struct BrowserRequestGuard: Sendable {
     /// The extra names the emulator answers to (`--tls-hostname`), lowercased.
     let hostNames: Set<String>
@@ -28,30 +28,23 @@ struct BrowserRequestGuard: Sendable {
         // Only the emulator's own API: FCM's and Apple's routes answer whatever their clients send.
         // (The router calls this for the routes under /emulator/ only: `Router.routeGuard`.)
         guard request.path.utf8.starts(with: "/emulator/".utf8) else { return nil }
-        let origin = request.headers["origin"]
-        let fetchSite = request.headers["sec-fetch-site"]
-        guard origin != nil || fetchSite != nil else { return nil }
         let authority = request.authority ?? ""
         guard isOwn(host: Self.host(ofAuthority: authority)) else {
             return Self.refuse(
-                "Host \(authority) is not one of the emulator's names (localhost, an IP address, or a --tls-hostname): "
-                    + "a page under another name may not call the emulator's API.")
+                "Host \(authority) is not one of the emulator's names (localhost, an IP address, a name of one label, "
+                    + "or a --tls-hostname): a page under another name may not call the emulator's API.")
         }
-        switch request.method {
-        case "GET", "HEAD", "OPTIONS":
-            return nil
-        default:
-            let sameSite = fetchSite == nil || fetchSite == "same-origin" || fetchSite == "none"
-            let sameOrigin = origin.map { origin in
-                Self.authority(ofOrigin: origin).map(Self.withoutDefaultPort) == Self.withoutDefaultPort(authority)
-            } ?? true
-            guard sameSite, sameOrigin else {
-                return Self.refuse(
-                    "A \(request.method) from \(origin ?? "another site") may not change the emulator's state: "
-                        + "only the emulator's own pages (or a client that is not a browser) may.")
-            }
-            return nil
+        let fetchSite = request.headers["sec-fetch-site"]
+        let crossSite = fetchSite == "cross-site" || fetchSite == "same-site"
+        let foreignOrigin = request.headers["origin"].map { origin in
+            Self.authority(ofOrigin: origin).map(Self.withoutDefaultPort) != Self.withoutDefaultPort(authority)
+        } ?? false
+        guard !crossSite, !foreignOrigin else {
+            return Self.refuse(
+                "A request from \(request.headers["origin"] ?? "another site") may not call the emulator's API: "
+                    + "only the emulator's own pages (or a client that is not a browser) may.")
         }
+        return nil
     }
 
     private static func refuse(_ message: String) -> HTTPResponse {
@@ -65,10 +58,12 @@ struct BrowserRequestGuard: Sendable {
         return lowercased
     }
 
-    /// Whether `host` names this emulator.
+    /// Whether `host` names this emulator (an absent `Host`, which no browser sends, does).
     func isOwn(host: String) -> Bool {
-        let host = host.lowercased()
-        return host == "localhost" || host.hasSuffix(".localhost") || Self.isIPAddress(host) || hostNames.contains(host)
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        return host.isEmpty || !host.contains(".") || host.hasSuffix(".localhost") || Self.isIPAddress(host)
+            || hostNames.contains(host)
     }
 
     /// The host of a `Host` value: without its port, an IPv6 address without its brackets.

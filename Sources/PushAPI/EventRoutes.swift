@@ -24,12 +24,13 @@ struct EventRoutes {
         let events = self.events
         let heartbeat = heartbeatSeconds
         return HTTPResponse(status: 200, headers: ServerSentEvents.headers, body: .stream { stream in
+            // The comment goes first, then the stream watches: nothing is published before it.
+            stream.write(": watching \(project.map { "project \($0)" } ?? "every project")\n\n")
             guard events.watch(stream, project: project) else {
                 stream.write("event: error\ndata: {\"error\":\"too many event streams are open\"}\n\n")
                 stream.finish()
                 return
             }
-            stream.write(": watching \(project.map { "project \($0)" } ?? "every project")\n\n")
             ServerSentEvents.scheduleHeartbeat(stream, seconds: heartbeat)
         })
     }

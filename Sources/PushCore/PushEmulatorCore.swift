@@ -431,7 +431,9 @@ public final class PushEmulatorCore: Sendable {
 
     /// A page of the projects, oldest first, with their counts.
     public func projects(page: PageRequest = PageRequest()) throws(PagingError) -> Page<ProjectSummary> {
-        let slots = directory.slots.sorted { $0.sequence < $1.sequence }
+        // Read with every stripe held: a project made meanwhile gets a sequence above every one
+        // read, so a page never skips one (a project reset and made again comes back at the end).
+        let slots = directory.withEveryStripeLocked { $0 }.sorted { $0.sequence < $1.sequence }
         let chosen = try page.page(of: slots, position: \.sequence)
         let now = self.now
         // Only the page's projects are read, each under its locks in turn.
@@ -450,7 +452,13 @@ public final class PushEmulatorCore: Sendable {
 
     /// The delivery with public id `id` (`d-17`) in `project`, or nil.
     public func delivery(project: String, id: String) -> Delivery? {
-        guard id.hasPrefix("d-"), let number = Int(id.dropFirst(2)), number > 0 else { return nil }
+        // As the API writes ids: digits only, no leading zero, and few enough that the number's
+        // range cannot overflow (`d-+1` and `d-007` name nothing).
+        let digits = id.utf8.dropFirst(2)
+        guard id.hasPrefix("d-"), (1...18).contains(digits.count), digits.first != UInt8(ascii: "0"),
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let number = Int(id.dropFirst(2))
+        else { return nil }
         let now = self.now
         return withProject(project) { projectState -> Delivery? in
             projectState.expireDue(at: now)

@@ -1,6 +1,6 @@
 """Other web sites are kept out of the emulator's own API (docs/server.md, "Browsers and the admin
-API"): a browser's request under a name that is not the emulator's (DNS rebinding) or a
-state-changing one from another origin (CSRF) is refused; clients that are not browsers pass."""
+API"): a request under a name public DNS could point at the emulator (DNS rebinding), or a
+browser's request from another origin (CSRF), is refused; other clients pass."""
 import http.client
 import json
 import subprocess
@@ -54,14 +54,28 @@ def test_a_cross_site_post_is_refused_and_changes_nothing(emulator, api):
 
 def test_a_rebound_name_can_neither_read_nor_change_the_state(emulator, api):
     rebound = f"rebound.example:{emulator.port}"
-    status, body = request(emulator, "GET", "/emulator/v1/state", rebound, [("Sec-Fetch-Site", "same-origin")])
+    # A rebinding page's same-origin read over plain HTTP: no Origin, no Sec-Fetch-* header.
+    status, body = request(emulator, "GET", "/emulator/v1/state", rebound)
     assert status == 403, body
     status, body = request(emulator, "DELETE", f"/emulator/v1/projects/{api.project}", rebound,
                            [("Origin", f"http://{rebound}")])
     assert status == 403, body
-    # The same read by a client that is not a browser, under any name, is answered.
-    status, body = request(emulator, "GET", "/emulator/v1/clock", rebound)
+    # A name of one label (a compose service) cannot come from public DNS: answered.
+    status, body = request(emulator, "GET", "/emulator/v1/clock", f"emulator:{emulator.port}")
     assert status == 200, body
+
+
+def test_a_cross_site_read_that_would_deliver_is_refused(emulator, api):
+    token = api.register()
+    assert api.send({"token": token, "data": {"k": "v"}})[0] == 200
+    stream = f"/emulator/v1/projects/{api.project}/devices/{token}:stream"
+    status, body = request(emulator, "GET", stream, f"localhost:{emulator.port}", [("Sec-Fetch-Site", "cross-site")])
+    assert status == 403, body
+    status, body = request(emulator, "GET", "/emulator/v1/events", f"localhost:{emulator.port}",
+                           [("Origin", "http://evil.example")])
+    assert status == 403, body
+    status, device = api.call("GET", f"/emulator/v1/projects/{api.project}/devices/{token}")
+    assert device["pendingCount"] == 1
 
 
 def test_over_http2_too(emulator, api):
@@ -92,6 +106,9 @@ def test_a_tls_hostname_is_one_of_the_emulators_names(start_emulator):
     status, body = request(emulator, "POST", "/emulator/v1/projects/named/devices", host,
                            [("Origin", f"http://{host}")], {"token": "t6"})
     assert status == 201, body
-    status, body = request(emulator, "POST", "/emulator/v1/projects/named/devices", f"other:{emulator.port}",
-                           [("Origin", f"http://other:{emulator.port}")], {"token": "t7"})
+    status, body = request(emulator, "POST", "/emulator/v1/projects/named/devices", f"other.example:{emulator.port}",
+                           [("Origin", f"http://other.example:{emulator.port}")], {"token": "t7"})
     assert status == 403, body
+    emulator = start_emulator("--tls-hostname", "push.example.test")
+    status, body = request(emulator, "GET", "/emulator/v1/clock", f"push.example.test:{emulator.port}")
+    assert status == 200, body

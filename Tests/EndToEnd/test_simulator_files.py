@@ -73,7 +73,8 @@ def test_a_voip_push_targets_the_bundle_without_its_topic_suffix(emulator, api):
     assert json.loads(raw) == {"Simulator Target Bundle": BUNDLE, **payload}
 
 
-@pytest.mark.parametrize("file", ["d-999999.apns", "d-1", "d-x.apns", "1.apns", "d-1.json"])
+@pytest.mark.parametrize("file", ["d-999999.apns", "d-1", "d-x.apns", "1.apns", "d-1.json", "d-+1.apns", "d-01.apns",
+                                  "d-9223372036854775807.apns", "d-99999999999999999999.apns", "d-0.apns"])
 def test_a_file_of_no_delivery_is_not_found(emulator, api, file):
     status, headers, raw = download(emulator, f"/emulator/v1/projects/{api.project}/deliveries/{file}")
     assert status == 404, raw

@@ -17,9 +17,14 @@ final class BrowserRequestGuardTests: XCTestCase {
         return guardian.refusal(request) != nil
     }
 
-    func testRequestsThatAreNotABrowsersPass() {
+    func testRequestsThatAreNotABrowsersPassUnderAnyNameNoDNSCanRebind() {
         XCTAssertFalse(refused("POST"))
-        XCTAssertFalse(refused("DELETE", "/emulator/v1/state", host: "anything.example:9499"))
+        XCTAssertFalse(refused("DELETE", "/emulator/v1/state", host: "push-emulator:9499"))
+        XCTAssertFalse(refused("DELETE", "/emulator/v1/state", host: "emulator.:9499"))
+        XCTAssertFalse(refused("GET", "/emulator/v1/state", host: ""))
+        // A rebinding page's same-origin read carries no Origin and, over plain HTTP, no Sec-Fetch-*.
+        XCTAssertTrue(refused("GET", "/emulator/v1/state", host: "anything.example:9499"))
+        XCTAssertTrue(refused("GET", "/emulator/v1/state", host: "anything.example.:9499"))
     }
 
     func testABrowserMayChangeStateOnlyFromTheEmulatorsOwnPages() {
@@ -36,8 +41,11 @@ final class BrowserRequestGuardTests: XCTestCase {
         XCTAssertTrue(refused("PATCH", headers: [("sec-fetch-site", "same-site"), ("origin", "http://localhost:9499")]))
     }
 
-    func testABrowserMayReadOnlyUnderTheEmulatorsNames() {
-        XCTAssertFalse(refused("GET", headers: [("origin", "http://evil.example")]))
+    func testABrowserMayReadOnlyFromTheEmulatorsOwnPages() {
+        // Reads change state too: `:stream` delivers, and it and `/events` take bounded places.
+        XCTAssertTrue(refused("GET", headers: [("origin", "http://evil.example")]))
+        XCTAssertTrue(refused("GET", headers: [("sec-fetch-site", "cross-site")]))
+        XCTAssertFalse(refused("GET", headers: [("origin", "http://localhost:9499")]))
         XCTAssertFalse(refused("GET", host: "app.localhost:9499", headers: [("sec-fetch-site", "none")]))
         XCTAssertTrue(refused("GET", "/emulator/v1/state", host: "rebound.example:9499", headers: [("sec-fetch-site", "same-origin")]))
         XCTAssertTrue(refused("POST", host: "rebound.example:9499", headers: [("origin", "http://rebound.example:9499")]))

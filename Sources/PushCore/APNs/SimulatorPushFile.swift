@@ -10,7 +10,8 @@ public enum SimulatorPushFile {
     /// The file's JSON: the target bundle first, then the payload's members in their order.
     public static func json(for delivery: Delivery) -> JSONValue {
         var members = [JSONObject.Member(key: targetBundleKey, value: .string(bundleID(of: delivery.notification)))]
-        members += delivery.notification.payload.members
+        // A payload's own key of that name would make a second one: the emulator's wins.
+        members += delivery.notification.payload.members.filter { $0.key != targetBundleKey }
         return .object(JSONObject(members))
     }
 
