@@ -36,16 +36,18 @@ printf '{"status":"ok"}' > "$work/docroot/healthz"
 ref=$(free_port)
 "${server_cpus[@]}" nghttpd -n 1 --no-tls -d "$work/docroot" "$ref" >/dev/null 2>&1 &
 wait_port "$ref"
+# start BINARY NAME: starts an emulator, warmed up, on $started_port. Not called as $(start ...):
+# a server started in that subshell is no job of this shell, and the EXIT trap left it running.
 start() {
-  local port
-  port=$(free_port)
-  "${server_cpus[@]}" "$1" serve --port "$port" --threads 1 --no-access-log --data-dir "$work/$2" >/dev/null 2>&1 &
-  wait_port "$port"
-  rate -n 5000 -c 4 -m 8 "http://127.0.0.1:$port/healthz" >/dev/null
-  echo "$port"
+  started_port=$(free_port)
+  "${server_cpus[@]}" "$1" serve --port "$started_port" --threads 1 --no-access-log --data-dir "$work/$2" >/dev/null 2>&1 &
+  wait_port "$started_port"
+  rate -n 5000 -c 4 -m 8 "http://127.0.0.1:$started_port/healthz" >/dev/null
 }
-baseline_port=$(start "$BASELINE" baseline)
-current_port=$(start "$BIN" current)
+start "$BASELINE" baseline
+baseline_port=$started_port
+start "$BIN" current
+current_port=$started_port
 
 # The message of `make bench`'s FCM rows (scripts/bench.d/fcm-send.sh).
 cat > "$work/fcm-send.json" <<'JSON'
