@@ -20,6 +20,16 @@ final class DeviceShardTests: XCTestCase {
         return byShard.keys.sorted().map { byShard[$0]! }
     }
 
+    /// An APNs token whose shard is not the shard of registration token `token`.
+    private func apnsTokenInAnotherShard(than token: String) -> String {
+        var n = 0
+        while true {
+            let apnsToken = String(repeating: "0", count: 56) + String(format: "%08x", n)
+            if DeviceShard.index(of: apnsToken) != DeviceShard.index(of: token) { return apnsToken }
+            n += 1
+        }
+    }
+
     /// While one shard's lock is held, a send to a device of another shard of the same project is
     /// accepted; a send to a device of the held shard waits for it. With one lock per project,
     /// the first send would wait too.
@@ -87,12 +97,7 @@ final class DeviceShardTests: XCTestCase {
     /// registers the APNs token.
     func testTheAPNsTokenIndexAcrossShards() throws {
         let core = makeCore()
-        var apnsToken = ""
-        var n = 0
-        repeat {
-            apnsToken = String(repeating: "0", count: 56) + String(format: "%08x", n)
-            n += 1
-        } while DeviceShard.index(of: apnsToken) == DeviceShard.index(of: "device-1")
+        let apnsToken = apnsTokenInAnotherShard(than: "device-1")
         register(core, token: "device-1", apnsToken: apnsToken)
         let found = try core.apnsRecipient(deviceToken: apnsToken, bundleID: nil, defaultProject: "demo").get()
         XCTAssertEqual(found.device?.token, "device-1")
@@ -129,12 +134,7 @@ final class DeviceShardTests: XCTestCase {
     /// push checks its topic against; a change of bundle id and app state lands whole.
     func testABundleIDChangeReachesTheAPNsTokenEntry() throws {
         let core = makeCore()
-        var apnsToken = ""
-        var n = 0
-        repeat {
-            apnsToken = String(repeating: "0", count: 56) + String(format: "%08x", n)
-            n += 1
-        } while DeviceShard.index(of: apnsToken) == DeviceShard.index(of: "device-1")
+        let apnsToken = apnsTokenInAnotherShard(than: "device-1")
         register(core, apnsToken: apnsToken)
         let updated = try core.updateDevice(
             project: "demo", token: "device-1", appState: .foreground, bundleID: "com.example.renamed"
