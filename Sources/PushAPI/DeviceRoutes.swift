@@ -24,7 +24,9 @@ struct DeviceRoutes {
     private func create(_ request: HTTPRequest) -> HTTPResponse {
         let registration: DeviceRegistration
         do {
-            let body = try JSONRequestBody(request, allowedKeys: ["platform", "bundleId", "apnsToken", "token", "appState"])
+            let body = try JSONRequestBody(request, allowedKeys: [
+                    "platform", "bundleId", "apnsToken", "token", "appState", "notificationServiceExtension",
+                ])
             var platform = Platform.ios
             if let text = try body.string("platform") {
                 guard let value = Platform(rawValue: text) else {
@@ -35,7 +37,8 @@ struct DeviceRoutes {
             let appState = try Self.appState(body) ?? .background
             registration = DeviceRegistration(
                 platform: platform, bundleID: try body.string("bundleId"), apnsToken: try body.string("apnsToken"),
-                token: try body.string("token"), appState: appState)
+                token: try body.string("token"), appState: appState,
+                hasNotificationServiceExtension: try body.bool("notificationServiceExtension") ?? true)
         } catch {
             return ControlPlane.error(error)
         }
@@ -71,14 +74,18 @@ struct DeviceRoutes {
         let token = self.token(request)
         let appState: AppState?
         let bundleID: String?
+        let hasExtension: Bool?
         do {
-            let body = try JSONRequestBody(request, allowedKeys: ["appState", "bundleId"])
+            let body = try JSONRequestBody(request, allowedKeys: ["appState", "bundleId", "notificationServiceExtension"])
             appState = try Self.appState(body)
             bundleID = try body.string("bundleId")
+            hasExtension = try body.bool("notificationServiceExtension")
         } catch {
             return ControlPlane.error(error)
         }
-        switch core.updateDevice(project: project(request), token: token, appState: appState, bundleID: bundleID) {
+        switch core.updateDevice(
+            project: project(request), token: token, appState: appState, bundleID: bundleID,
+            hasNotificationServiceExtension: hasExtension) {
         case .success(let device):
             events.publish(.device(project: project(request), token: token, change: "updated"))
             return ControlPlane.ok(device.json)

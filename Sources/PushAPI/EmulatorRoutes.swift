@@ -16,6 +16,13 @@ struct EmulatorRoutes {
             }
         }
         router.add("GET", "/emulator/v1/projects/{project}/messages") { request in messages(request) }
+        router.add("GET", "/emulator/v1/projects/{project}/messages/{messageId}") { request in
+            let id = request.pathParameters["messageId"] ?? ""
+            guard let message = core.message(project: request.pathParameters["project"] ?? "", messageID: id) else {
+                return ControlPlane.error(.notFound("No message \(id) in the log."))
+            }
+            return ControlPlane.ok(message.json)
+        }
         router.add("DELETE", "/emulator/v1/projects/{project}/messages") { request in
             let project = request.pathParameters["project"] ?? ""
             core.clearMessages(project: project)
@@ -63,7 +70,17 @@ struct EmulatorRoutes {
             }
             state = value
         }
-        let filter = MessageLogFilter(token: request.queryItem("token"), topic: request.queryItem("topic"), state: state)
+        var origin: DeliveryOrigin?
+        if let text = request.queryItem("origin") {
+            guard let value = DeliveryOrigin(rawValue: text) else {
+                return ControlPlane.error(.invalidArgument("origin must be one of fcm, apns; got \"\(text)\"."))
+            }
+            origin = value
+        }
+        // An empty search box reads as no search.
+        let text = request.queryItem("text").flatMap { $0.isEmpty ? nil : $0 }
+        let filter = MessageLogFilter(
+            token: request.queryItem("token"), topic: request.queryItem("topic"), state: state, origin: origin, text: text)
         return ControlPlane.listing {
             let page = try core.messages(project: request.pathParameters["project"] ?? "", filter: filter, page: try ControlPlane.page(request))
             return ControlPlane.list("messages", page) { $0.json }

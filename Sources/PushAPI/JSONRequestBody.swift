@@ -71,6 +71,15 @@ struct JSONRequestBody {
         }
     }
 
+    /// A boolean field, or nil when absent or null.
+    func bool(_ key: String) throws(GoogleError) -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let flag)?: return flag
+        case let other?: throw Self.typeError(key, "TYPE_BOOL", other)
+        }
+    }
+
     /// An integer field, or nil when absent or null.
     func integer(_ key: String) throws(GoogleError) -> Int64? {
         switch object[key] {

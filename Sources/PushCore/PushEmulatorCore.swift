@@ -116,10 +116,11 @@ public final class PushEmulatorCore: Sendable {
         return withProject(creating: project) { projectState in
             let token = registration.token ?? projectState.unusedToken()
             if let error = projectState.check(registration, token: token) { return .failure(error) }
-            let device = projectState.makeDevice(
+            var device = projectState.makeDevice(
                 token: token, apnsToken: registration.apnsToken, platform: registration.platform,
                 bundleID: registration.bundleID ?? configuration.defaultBundleID,
                 appState: registration.appState, now: now)
+            device.hasNotificationServiceExtension = registration.hasNotificationServiceExtension
             projectState.insert(device)
             if let apnsToken = device.apnsToken { indexes.noteAPNsToken(apnsToken, in: project) }
             return .success(device)
@@ -148,7 +149,8 @@ public final class PushEmulatorCore: Sendable {
 
     /// Changes a device's app state and/or bundle id (`PATCH .../devices/{token}`).
     public func updateDevice(
-        project: String, token: String, appState: AppState? = nil, bundleID: String? = nil
+        project: String, token: String, appState: AppState? = nil, bundleID: String? = nil,
+        hasNotificationServiceExtension: Bool? = nil
     ) -> Result<Device, DeviceLookupError> {
         // A new bundle id goes into the device's APNs token entry too, which may be in another
         // shard: the whole project is taken for it (an admin call, seldom made).
@@ -159,12 +161,16 @@ public final class PushEmulatorCore: Sendable {
                 }
                 let shard = DeviceShard.index(of: token)
                 if let appState { projectState.shards[shard].devices[token]!.appState = appState }
+                if let hasNotificationServiceExtension {
+                    projectState.shards[shard].devices[token]!.hasNotificationServiceExtension = hasNotificationServiceExtension
+                }
                 return .success(projectState.shards[shard].devices[token]!)
             } ?? .failure(.notFound)
         }
         return withShard(of: token, in: project) { shard -> Result<Device, DeviceLookupError> in
             guard var device = shard.devices[token] else { return .failure(shard.lookupError(token: token)) }
             if let appState { device.appState = appState }
+            if let hasNotificationServiceExtension { device.hasNotificationServiceExtension = hasNotificationServiceExtension }
             shard.devices[token] = device
             return .success(device)
         } ?? .failure(.notFound)
@@ -427,6 +433,17 @@ public final class PushEmulatorCore: Sendable {
         }
         // An unknown project reads as an empty one, paging errors included.
         return try (result ?? read(ProjectState(projectID: project))).get()
+    }
+
+    /// The logged message with id `messageID` (the decimal id of its name), or nil when the log
+    /// has none: an unknown project, a cleared log, an id never given.
+    public func message(project: String, messageID: String) -> LoggedMessage? {
+        guard let id = UInt64(messageID), DecimalDigits.string(of: id) == messageID else { return nil }
+        let now = self.now
+        return withProject(project) { projectState in
+            projectState.expireDue(at: now)
+            return projectState.log.message(withID: id, deliveries: projectState.deliveries)
+        } ?? nil
     }
 
     /// A page of the projects, oldest first, with their counts.

@@ -34,6 +34,7 @@ def test_every_route_of_the_control_plane_is_described():
         "/emulator/v1/projects/{project}/devices/{token}:connect": {"post"},
         "/emulator/v1/projects/{project}/devices/{token}:stream": {"get"},
         "/emulator/v1/projects/{project}/messages": {"get", "delete"},
+        "/emulator/v1/projects/{project}/messages/{messageId}": {"get"},
         "/emulator/v1/projects/{project}/topics": {"get"},
         "/emulator/v1/projects/{project}/faults": {"get", "post", "delete"},
         "/emulator/v1/projects/{project}/faults/{faultId}": {"get", "delete"},

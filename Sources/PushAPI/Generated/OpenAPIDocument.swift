@@ -431,6 +431,22 @@ enum OpenAPIDocument {
             "description": "Messages with at least one delivery in this state now."
           },
           {
+            "name": "origin",
+            "in": "query",
+            "schema": {
+              "$ref": "#/components/schemas/Origin"
+            },
+            "description": "Messages accepted by this API."
+          },
+          {
+            "name": "text",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            },
+            "description": "Messages whose title, subtitle, body or data holds this text, whatever its case (docs/fcm.md); empty means no search."
+          },
+          {
             "$ref": "#/components/parameters/pageSize"
           },
           {
@@ -467,6 +483,45 @@ enum OpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/emulator/v1/projects/{project}/messages/{messageId}": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/project"
+        },
+        {
+          "name": "messageId",
+          "in": "path",
+          "required": true,
+          "description": "The message id: the last segment of the name `messages:send` answered.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getMessage",
+        "tags": [
+          "messages"
+        ],
+        "summary": "One message of the log",
+        "description": "The logged message with its request, target and every delivery in its current state; 404 NOT_FOUND when the log has none with this id.",
+        "responses": {
+          "200": {
+            "description": "The message.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LoggedMessage"
                 }
               }
             }
@@ -1106,6 +1161,14 @@ enum OpenAPIDocument {
               }
             ],
             "default": "background"
+          },
+          "notificationServiceExtension": {
+            "type": [
+              "boolean",
+              "null"
+            ],
+            "default": true,
+            "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md)."
           }
         }
       },
@@ -1129,6 +1192,13 @@ enum OpenAPIDocument {
               "string",
               "null"
             ]
+          },
+          "notificationServiceExtension": {
+            "type": [
+              "boolean",
+              "null"
+            ],
+            "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md)."
           }
         }
       },
@@ -1146,7 +1216,8 @@ enum OpenAPIDocument {
           "inFlightCount",
           "connected",
           "registeredAt",
-          "lastConnectedAt"
+          "lastConnectedAt",
+          "notificationServiceExtension"
         ],
         "properties": {
           "token": {
@@ -1201,6 +1272,10 @@ enum OpenAPIDocument {
               "null"
             ],
             "format": "date-time"
+          },
+          "notificationServiceExtension": {
+            "type": "boolean",
+            "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md)."
           }
         }
       },

@@ -12,6 +12,10 @@ public struct Device: Sendable, Equatable {
     public let apnsToken: String?
     /// Where the app is; decides the presentation notes.
     public var appState: AppState
+    /// Whether the app has a notification service extension that uses Firebase's helper
+    /// (`FIRMessagingExtensionHelper`), which downloads `fcm_options.image` for a notification with
+    /// `mutable-content`; without one, iOS shows no image. Default on (docs/inbox.md).
+    public var hasNotificationServiceExtension = true
     /// When it was registered.
     public let registeredAt: Timestamp
     /// When it last connected (or a stream of it closed); nil if never.
@@ -87,6 +91,7 @@ public struct Device: Sendable, Equatable {
             JSONObject.Member(key: "bundleId", value: .string(bundleID)),
             JSONObject.Member(key: "apnsToken", value: apnsToken.map(JSONValue.string) ?? .null),
             JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
+            JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)),
             JSONObject.Member(key: "topics", value: .array(subscriptions.keys.sorted().map(JSONValue.string))),
             JSONObject.Member(key: "pendingCount", value: .number(String(pendingCount))),
             JSONObject.Member(key: "inFlightCount", value: .number(String(handedOver.count))),

@@ -10,12 +10,15 @@ public struct DeviceRegistration: Sendable {
     public var token: String?
     /// The initial app state (default `background`).
     public var appState: AppState
+    /// Whether the app has a notification service extension with Firebase's helper (default true).
+    public var hasNotificationServiceExtension: Bool
 
     /// Makes a registration request.
     public init(
         platform: Platform = .ios, bundleID: String? = nil, apnsToken: String? = nil, token: String? = nil,
-        appState: AppState = .background
+        appState: AppState = .background, hasNotificationServiceExtension: Bool = true
     ) {
+        self.hasNotificationServiceExtension = hasNotificationServiceExtension
         self.platform = platform
         self.bundleID = bundleID
         self.apnsToken = apnsToken

@@ -4,7 +4,8 @@
 /// The `token` and `topic` filters are indexed: each device keeps the sequences of the entries
 /// that reached it (`Device.messageLogSequences`), and the log keeps those of the entries that
 /// name each topic, so a filtered page reads the matching entries only, not the log between them.
-/// The `state` filter alone is a scan (states change after the send; see docs/fcm.md).
+/// The `state`, `origin` and `text` filters alone are a scan (states change after the send; see
+/// docs/fcm.md).
 struct MessageLog: Sendable {
     /// One accepted send, with its deliveries by number. The request is kept as bytes
     /// (`LoggedRequestBody`: the sender's, or compacted when long) and parsed only when the log
@@ -117,14 +118,23 @@ struct MessageLog: Sendable {
             }
         }
         return Page(
-            items: chosen.map { entry in
-                LoggedMessage(
-                    messageID: entry.name.messageID,
-                    name: entry.name.text, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
-                    requestBody: entry.requestBody, deliveries: Array(deliveries.deliveries(numbered: entry.deliveryNumbers)),
-                    sequence: entry.sequence)
-            },
+            items: chosen.map { loggedMessage($0, deliveries: deliveries) },
             nextPageToken: nextPageToken)
+    }
+
+    /// The message with id `messageID`, if the log holds it. Ids are random, so this reads the
+    /// log from the newest entry back (a message page opens from a recent send, most of the time).
+    func message(withID messageID: UInt64, deliveries: ProjectDeliveries) -> LoggedMessage? {
+        guard let entry = entries.reversed().first(where: { $0.name.id == messageID }) else { return nil }
+        return loggedMessage(entry, deliveries: deliveries)
+    }
+
+    private func loggedMessage(_ entry: Entry, deliveries: ProjectDeliveries) -> LoggedMessage {
+        LoggedMessage(
+            messageID: entry.name.messageID,
+            name: entry.name.text, origin: entry.origin, sentAt: entry.sentAt, target: entry.target,
+            requestBody: entry.requestBody, deliveries: Array(deliveries.deliveries(numbered: entry.deliveryNumbers)),
+            sequence: entry.sequence)
     }
 
     /// The sequences that can match `filter` by an index (the shorter list when both the token
@@ -153,7 +163,13 @@ struct MessageLog: Sendable {
 
     private static func matches(_ entry: Entry, _ filter: MessageLogFilter, deliveries: ProjectDeliveries) -> Bool {
         if let topic = filter.topic, !entry.target.names(topic: topic) { return false }
-        guard filter.token != nil || filter.state != nil else { return true }
+        if let origin = filter.origin, entry.origin != origin { return false }
+        if let text = filter.lowercasedText,
+            !MessageLogTextSearch.matches(entry.requestBody, origin: entry.origin, lowercasedText: text)
+        {
+            return false
+        }
+        guard !filter.testsEntryOnly else { return true }
         let found = deliveries.deliveries(numbered: entry.deliveryNumbers)
         if let token = filter.token {
             let addressed = entry.target == .token(token) || entry.target == .fid(token)

@@ -6,11 +6,28 @@ public struct MessageLogFilter: Sendable, Equatable {
     public var topic: String?
     /// Messages with at least one delivery in this state now.
     public var state: DeliveryState?
+    /// Messages accepted by this API.
+    public var origin: DeliveryOrigin?
+    /// Messages whose title, body or data holds this text, whatever its case (`MessageLogTextSearch`).
+    public var text: String? {
+        didSet { lowercasedText = text?.lowercased() }
+    }
+    /// `text`, lowercased once for every entry it is compared with.
+    private(set) var lowercasedText: String?
 
     /// Makes a filter; nil fields match everything.
-    public init(token: String? = nil, topic: String? = nil, state: DeliveryState? = nil) {
+    public init(
+        token: String? = nil, topic: String? = nil, state: DeliveryState? = nil, origin: DeliveryOrigin? = nil,
+        text: String? = nil
+    ) {
         self.token = token
         self.topic = topic
         self.state = state
+        self.origin = origin
+        self.text = text
+        self.lowercasedText = text?.lowercased()
     }
+
+    /// Whether only the entry itself is tested: no filter on its deliveries.
+    var testsEntryOnly: Bool { token == nil && state == nil }
 }

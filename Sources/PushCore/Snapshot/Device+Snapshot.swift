@@ -4,6 +4,7 @@ extension Device {
     static let snapshotKeys: Set<String> = [
         "token", "apnsToken", "platform", "bundleId", "appState", "registeredAt", "lastConnectedAt", "sequence",
         "subscriptions", "pendingDeliveries", "messageLogSequences", "owedMessagesDeleted",
+        "notificationServiceExtension",
     ]
 
     /// The device in a state snapshot. Connections are not part of one: deliveries on their way
@@ -18,6 +19,7 @@ extension Device {
             JSONObject.Member(key: "platform", value: .string(platform.rawValue)),
             JSONObject.Member(key: "bundleId", value: .string(bundleID)),
             JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
+            JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)),
             JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
             JSONObject.Member(key: "lastConnectedAt", value: lastConnected.map { .string($0.rfc3339) } ?? .null),
             JSONObject.Member(key: "sequence", value: .number(String(sequence))),
@@ -53,6 +55,8 @@ extension Device {
             apnsToken: apnsToken, appState: try reader.named("appState", AppState.self),
             registeredAt: try reader.timestamp("registeredAt"), sequence: try reader.int("sequence", atLeast: 1))
         lastConnectedAt = try reader.optionalTimestamp("lastConnectedAt")
+        // Snapshots written before the setting existed leave it out: on, its default.
+        hasNotificationServiceExtension = try reader.optionalBool("notificationServiceExtension") ?? true
         for entry in try reader.objects("subscriptions", keys: ["topic", "createdAt", "sequence"]) {
             let topic = try entry.string("topic")
             guard TopicLimits.isValidName(topic) else { throw entry.error("topic", "is not a valid topic name") }

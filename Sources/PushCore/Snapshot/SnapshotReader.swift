@@ -59,6 +59,11 @@ struct SnapshotReader {
         return flag
     }
 
+    func optionalBool(_ key: String) throws(SnapshotError) -> Bool? {
+        guard optionalValue(key) != nil else { return nil }
+        return try bool(key)
+    }
+
     func timestamp(_ key: String) throws(SnapshotError) -> Timestamp {
         try Self.timestamp(try value(key), path: path(key))
     }

@@ -119,6 +119,24 @@ final class DeviceRegistryTests: XCTestCase {
         XCTAssertEqual(core.updateDevice(project: "demo", token: "nobody", appState: .foreground).failure, .notFound)
     }
 
+    /// The notification service extension setting (the inbox's image preview): on unless the
+    /// registration or a patch turns it off; a patch without it keeps it.
+    func testNotificationServiceExtensionIsOnByDefaultAndPatchable() throws {
+        let core = makeCore()
+        XCTAssertTrue(register(core).hasNotificationServiceExtension)
+        let without = try core.registerDevice(
+            project: "demo", DeviceRegistration(token: "device-2", hasNotificationServiceExtension: false)).get()
+        XCTAssertFalse(without.hasNotificationServiceExtension)
+        XCTAssertEqual(without.json["notificationServiceExtension"], .bool(false))
+        XCTAssertFalse(try core.updateDevice(project: "demo", token: "device-1", hasNotificationServiceExtension: false).get()
+            .hasNotificationServiceExtension)
+        XCTAssertFalse(try core.updateDevice(project: "demo", token: "device-1", appState: .foreground).get()
+            .hasNotificationServiceExtension)
+        XCTAssertTrue(try core.updateDevice(
+            project: "demo", token: "device-1", bundleID: "com.acme.app", hasNotificationServiceExtension: true
+        ).get().hasNotificationServiceExtension)
+    }
+
     func testFailedNotificationBuildStoresNothing() {
         struct TooLarge: Error {}
         let core = makeCore()
@@ -159,7 +177,8 @@ final class DeviceRegistryTests: XCTestCase {
             device.json,
             obj(
                 ("token", str("device-1")), ("platform", str("ios")), ("bundleId", str("com.example.app")),
-                ("apnsToken", str("ab12")), ("appState", str("background")), ("topics", .array([])),
+                ("apnsToken", str("ab12")), ("appState", str("background")), ("notificationServiceExtension", .bool(true)),
+                ("topics", .array([])),
                 ("pendingCount", num(0)), ("inFlightCount", num(0)), ("connected", .bool(false)), ("registeredAt", str("2026-11-22T10:00:00Z")),
                 ("lastConnectedAt", .null)))
     }

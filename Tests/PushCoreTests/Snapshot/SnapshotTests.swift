@@ -13,6 +13,7 @@ final class SnapshotTests: XCTestCase {
         register(core, token: "device-1")
         register(core, token: "device-2", apnsToken: apnsToken, appState: .foreground)
         register(core, token: "device-3")
+        _ = core.updateDevice(project: "demo", token: "device-2", hasNotificationServiceExtension: false)
         _ = core.subscribe(project: "demo", registration: "device-1", topic: "news")
         _ = core.subscribe(project: "demo", registration: "device-2", topic: "news")
         sendFCM(core, to: .token("device-1"), headers: [HeaderField("apns-collapse-id", "c")])
@@ -54,6 +55,29 @@ final class SnapshotTests: XCTestCase {
         let again = makeCore()
         try again.importState(JSONSerializer.serialize(snapshot))
         XCTAssertEqual(text(again.exportState()), text(snapshot))
+    }
+
+    /// Snapshots written before devices had `notificationServiceExtension` import with it on.
+    func testADeviceWithoutTheExtensionSettingImportsWithItOn() throws {
+        let snapshot = try busyCore().exportState()
+        XCTAssertTrue(text(snapshot).contains(#""notificationServiceExtension":false"#))
+        // Every device's member taken out, as an older version wrote them.
+        func removing(_ key: String, from value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let object):
+                return .object(JSONObject(object.members.filter { $0.key != key }.map {
+                    JSONObject.Member(key: $0.key, value: removing(key, from: $0.value))
+                }))
+            case .array(let elements): return .array(elements.map { removing(key, from: $0) })
+            default: return value
+            }
+        }
+        let restored = makeCore()
+        let older = removing("notificationServiceExtension", from: snapshot)
+        XCTAssertFalse(text(older).contains("notificationServiceExtension"))
+        try restored.importState(older)
+        XCTAssertEqual(try restored.device(project: "demo", token: "device-2").get().hasNotificationServiceExtension, true)
+        XCTAssertEqual(try restored.device(project: "demo", token: "device-1").get().hasNotificationServiceExtension, true)
     }
 
     func testImportedStateReadsAsTheOriginal() throws {
