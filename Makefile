@@ -8,7 +8,7 @@ BIN_ASAN := .build-asan/debug/push-emulator
 BIN_TSAN := .build-tsan/debug/push-emulator
 E2E := .venv/bin/python -m pytest -q Tests/EndToEnd
 
-.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench bench-compare bench-scaling scaling-bundle perf-count fuzz docker-test deps clean
+.PHONY: run build release test unit-test e2e-test sanitize sanitize-address sanitize-thread stress bench bench-compare bench-scaling scaling-bundle perf-count fuzz docker-test screenshots deps clean
 
 ## run: build (release) and start the emulator on 127.0.0.1:$(PORT)
 run: release
@@ -91,6 +91,12 @@ fuzz: release
 ## podman-compose with its sample backend; prints the image's size and its start-to-healthy time
 docker-test:
 	scripts/docker-test.sh
+
+## screenshots: the web inbox in Debian's Chromium, wide, narrow and dark, written to docs/images/;
+## prints how long a send takes to appear in an open page (docs/inbox.md)
+screenshots: release
+	@scripts/install-deps.sh --python
+	.venv/bin/python scripts/inbox-screenshots.py $(BIN_RELEASE) docs/images
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-docker .venv

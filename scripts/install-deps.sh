@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing push-emulator needs, only when it is missing:
 # Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk, prlimit) and, with
-# --python, a local virtualenv (.venv) with the test clients from PyPI; with --perf, valgrind and strip
+# --python, Debian's Chromium and chromedriver (the web inbox's browser tests) and a local virtualenv (.venv)
+# with the test clients from PyPI (Selenium drives that Chromium); with --perf, valgrind and strip
 # for scripts/perf-count.sh; with --docker, only what scripts/docker-test.sh needs: podman, runc,
 # debootstrap, and podman-compose from PyPI in its own virtualenv (.build-docker/venv).
 set -euo pipefail
@@ -28,6 +29,10 @@ if [ "${1:-}" = "--bench" ] || [ "${1:-}" = "--python" ]; then
   command -v openssl >/dev/null || missing+=(openssl)
   command -v ss >/dev/null || missing+=(iproute2)
   command -v prlimit >/dev/null || missing+=(util-linux)
+fi
+if [ "${1:-}" = "--python" ]; then
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v chromedriver >/dev/null || missing+=(chromium-driver)
 fi
 if [ "${1:-}" = "--perf" ]; then
   command -v nghttpd >/dev/null || missing+=(nghttp2-server)

@@ -51,6 +51,7 @@ public struct EmulatorApp: Sendable {
         router.guardedPrefix = "/emulator/"
         router.routeGuard = { request in browserGuard.refusal(request) }
         router.notFound = { request in
+            if let redirect = InboxRoutes.rootRedirect(request) { return redirect }
             if APNsRoutes.isAPNsPath(request.path) { return APNsRoutes.unmatched(request, methodExists: false) }
             return GoogleErrorResponse.protocolError(status: 404, message: "No such endpoint: \(request.method) \(request.path)")
         }
@@ -81,6 +82,7 @@ public struct EmulatorApp: Sendable {
         let openAPIBody = Array(OpenAPIDocument.text.utf8)
         router.add("GET", "/emulator/v1/openapi.json") { _ in .json(200, openAPIBody) }
         if settings.debugRoutes { DebugRoutes().register(in: &router) }
+        InboxRoutes().register(in: &router)
         // Tokens are timed on the real clock, never the emulator's, and checked by their tag under
         // a key made now, so that nothing is kept per token: see docs/auth.md.
         let tokens = AccessTokenIssuer(lifetimeSeconds: settings.oauth.accessTokenLifetimeSeconds, loops: settings.loops)

@@ -82,6 +82,7 @@ public struct HTTPResponse: Sendable {
         case 201: "Created"
         case 202: "Accepted"
         case 204: "No Content"
+        case 302: "Found"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"

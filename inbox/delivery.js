@@ -1,0 +1,35 @@
+// One delivery: its preview, state history, APNs headers and payload, and its Simulator file.
+import { h, json, stateBadge, keyValues, when } from "./dom.js";
+import { applePreview } from "./preview-apple.js";
+
+/** The message id of `projects/{p}/messages/{id}`. */
+export function messageIdOf(name) {
+  return name.slice(name.lastIndexOf("/") + 1);
+}
+
+/** A delivery's card; `device` (may be null) decides the preview. */
+export function deliveryCard(delivery, device, project) {
+  const messageId = messageIdOf(delivery.messageName);
+  const history = delivery.history.map((step) => h("li", {}, stateBadge(step.state), ` ${when(step.at)}`, step.reason ? ` — ${step.reason}` : ""));
+  return h("article", { class: "delivery", "data-delivery": delivery.id, "aria-label": `Delivery ${delivery.id}` },
+    h("header", {},
+      h("strong", {}, delivery.id), stateBadge(delivery.state),
+      h("span", { class: "badge" }, delivery.origin.toUpperCase()),
+      h("a", { href: `#/p/${encodeURIComponent(project)}/messages/${messageId}` }, `message ${messageId}`),
+      h("a", { href: delivery.simulatorFile, download: "" }, "Download .apns")),
+    h("div", { class: "grid" },
+      applePreview(delivery, device),
+      h("div", {},
+        keyValues([
+          ["Device", h("a", { class: "mono", href: `#/p/${encodeURIComponent(project)}/devices/${encodeURIComponent(delivery.token)}` }, `${delivery.token.slice(0, 20)}…`)],
+          ["Queued", when(delivery.enqueuedAt)],
+          ["Expires", when(delivery.expiresAt)],
+          ["Collapse id", delivery.collapseId ?? undefined],
+        ]),
+        h("h3", { class: "visually-hidden" }, "State history"),
+        h("ol", { class: "notes", "aria-label": "State history" }, history),
+        h("table", { class: "headers", "aria-label": "APNs headers" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Header"), h("th", { scope: "col" }, "Value"))),
+          h("tbody", {}, Object.entries(delivery.headers).map(([name, value]) => h("tr", {}, h("td", { class: "mono" }, name), h("td", { class: "mono" }, value))))),
+        h("details", { open: true }, h("summary", {}, "Payload"), json(delivery.payload, "APNs payload")))));
+}
