@@ -51,7 +51,7 @@ let package = Package(
         ),
         // ES256 (APNs provider tokens) and RS256 (service-account assertions) keys and signatures
         // over OpenSSL: the C types stay inside.
-        .target(name: "Signatures", dependencies: ["COpenSSL"]),
+        .target(name: "Signatures", dependencies: ["ByteCoding", "COpenSSL"]),
         .target(name: "PushCore", dependencies: ["ByteCoding", "Locking"]),
         .target(
             name: "PushAPI",
@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "push-emulator",
             dependencies: [
-                "PushAPI", "PushCore", "HTTPServer",
+                "PushAPI", "PushCore", "HTTPServer", "Signatures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + (linksTCMalloc ? ["CTCMalloc"] : [])
         ),
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         // Also differential tests of PushCore's SHA-256 and HMAC against OpenSSL's.
         .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "COpenSSL", "PushCore", "Signatures"]),
-        .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI"]),
+        .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI", "Signatures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import HTTPServer
 import PushCore
+import Signatures
 
 /// The emulator's HTTP face: builds the router that maps every endpoint to PushCore.
 public struct EmulatorApp: Sendable {
@@ -27,6 +28,8 @@ public struct EmulatorApp: Sendable {
         /// The names the emulator answers to besides `localhost` and its addresses
         /// (`--tls-hostname`): a browser's request to its API under any other name is refused.
         public var hostNames: [String] = []
+        /// The users of `--ui-auth-file`; nil: the emulator's own API needs no password.
+        public var inboxUsers: HtpasswdUsers?
 
         /// Makes settings.
         public init(caPEM: String? = nil) {
@@ -49,7 +52,10 @@ public struct EmulatorApp: Sendable {
         // under /emulator/), checked only on those routes: docs/server.md.
         let browserGuard = BrowserRequestGuard(hostNames: settings.hostNames)
         router.guardedPrefix = "/emulator/"
-        router.routeGuard = { request in browserGuard.refusal(request) }
+        let inboxAuthentication = settings.inboxUsers.map(InboxAuthentication.init)
+        router.routeGuard = { request in
+            browserGuard.refusal(request) ?? inboxAuthentication?.refusal(request)
+        }
         router.notFound = { request in
             if let redirect = InboxRoutes.rootRedirect(request) { return redirect }
             if APNsRoutes.isAPNsPath(request.path) { return APNsRoutes.unmatched(request, methodExists: false) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import HTTPServer
 import PushAPI
 import PushCore
+import Signatures
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -97,6 +98,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "HTTP/2 stream limits of a connection to one of Apple's host names: before its first authenticated request, and after (BEFORE:AFTER).")
     var apnsConcurrentStreams = "1:1000"
 
+    @Option(help: "An htpasswd file ($apr1$ or {SHA} hashes: htpasswd -m or -s): the web inbox and the /emulator/ API then need one of its users (HTTP Basic).")
+    var uiAuthFile: String?
+
     @Option(name: .customLong("import"), help: "A state snapshot file to start from (written by --export-on-exit or GET /emulator/v1/state); a missing or unusable file stops the start.")
     var importPath: String?
 
@@ -114,6 +118,7 @@ struct ServeCommand: ParsableCommand {
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"), .init(name: "max-streams-per-device"),
         .init(name: "apns-auth"), .init(name: "apns-key"), .init(name: "apns-project"), .init(name: "apns-concurrent-streams"),
         .init(name: "enable-debug-routes", isFlag: true), .init(name: "import"), .init(name: "export-on-exit"),
+        .init(name: "ui-auth-file"),
     ]
 
     func validate() throws {
@@ -201,6 +206,7 @@ struct ServeCommand: ParsableCommand {
         settings.loops = configuration.threads
         settings.debugRoutes = enableDebugRoutes
         settings.hostNames = tlsHostname
+        settings.inboxUsers = try uiAuthFile.map(Self.inboxUsers)
         settings.apns.auth = APNsAuthMode(rawValue: apnsAuth) ?? .any
         for key in apnsKey {
             let providerKey = try Self.providerKey(key)
@@ -262,6 +268,20 @@ struct ServeCommand: ParsableCommand {
             return try OAuthSettings.serviceAccount(json: json)
         } catch {
             throw ValidationError("--service-account \(path): \(error)")
+        }
+    }
+
+    static func inboxUsers(_ path: String) throws -> HtpasswdUsers {
+        let text: [UInt8]
+        do {
+            text = try FileIO.read(path)
+        } catch {
+            throw ValidationError("--ui-auth-file: cannot read \(path): \(error)")
+        }
+        do {
+            return try HtpasswdUsers(text: String(decoding: text, as: UTF8.self))
+        } catch {
+            throw ValidationError("--ui-auth-file \(path): \(error)")
         }
     }
 
