@@ -63,6 +63,14 @@ def open_view(driver, emulator, route):
     browser.wait_for(lambda: browser.text_of(driver, "#live") == "● live")
 
 
+def press(driver, label):
+    """Finds the button with this text and presses it in one step: the page redraws its buttons
+    as events come, so an element found first may be gone when it is clicked."""
+    browser.wait_for(lambda: driver.execute_script(
+        "const b = [...document.querySelectorAll('button')].find(b => b.textContent.trim() === arguments[0]);"
+        "if (b) b.click(); return !!b", label))
+
+
 def fcm_sender(emulator, project):
     """A persistent HTTP/1.1 connection that sends FCM messages quickly."""
     connection = http.client.HTTPConnection("127.0.0.1", emulator.port, timeout=30)
@@ -150,9 +158,8 @@ def test_uninstall_from_the_page_makes_the_next_sdk_send_unregistered(page, emul
     project = own_project()
     token = Api(emulator.http, project).register(platform="ios")
     open_view(page, emulator, f"/p/{project}/devices/{token}")
-    button = page.find_element(By.XPATH, "//button[normalize-space()='Uninstall']")
-    button.click()
-    button.click()  # the confirmation
+    press(page, "Uninstall")
+    press(page, "Confirm: uninstall")
     browser.wait_for(lambda: page.current_url.endswith(f"#/p/{project}"))
     app = start_firebase_app(emulator.http, project=project)
     with pytest.raises(messaging.UnregisteredError):
@@ -326,3 +333,48 @@ def test_ten_thousand_messages_keep_one_page_in_the_dom_and_the_heap_bounded(pag
           f" the newest shown {took * 1000:.0f} ms after the last send")
     assert most <= 51  # a page of 50 rows and the header
     assert after <= 2 * before
+
+
+def test_every_action_of_the_page_is_an_admin_api_call(page, emulator):
+    project = own_project()
+    api = Api(emulator.http, project)
+    token = api.register(platform="ios")
+    device = lambda: api.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")[1]
+    open_view(page, emulator, f"/p/{project}/devices/{token}")
+
+    press(page, "Open stream")
+    browser.wait_for(lambda: device()["connected"])
+    fcm_sender(emulator, project)({"token": token, "notification": {"title": "On the stream"}})
+    browser.wait_for(lambda: "stream: notification d-" in browser.text_of(page, ".activity"))
+    press(page, "Close stream")
+    browser.wait_for(lambda: not device()["connected"])
+    press(page, "Connect once")
+    browser.wait_for(lambda: "connected: 0 notification(s) received" in browser.text_of(page, ".activity"))
+    browser.wait_for(lambda: page.execute_script(
+        "const s = document.querySelector('select[name=appState]'); if (!s) return false;"
+        "s.value = 'foreground'; s.dispatchEvent(new Event('change')); return true"))
+    browser.wait_for(lambda: device()["appState"] == "foreground")
+
+    seconds = page.find_element(By.ID, "clock-seconds")
+    seconds.clear()
+    seconds.send_keys("7200")
+    press(page, "Advance")
+    browser.wait_for(lambda: api.call("GET", "/emulator/v1/clock")[1]["offsetSeconds"] == 7200)
+    browser.wait_for(lambda: "(+7200 s)" in browser.text_of(page, "#clock-now"))
+    press(page, "Reset clock")
+    browser.wait_for(lambda: api.call("GET", "/emulator/v1/clock")[1]["offsetSeconds"] == 0)
+
+    open_view(page, emulator, f"/p/{project}")
+    faults = lambda: api.call("GET", f"/emulator/v1/projects/{project}/faults")[1]["faults"]
+    text = page.find_element(By.NAME, "fault")
+    text.clear()
+    text.send_keys(json.dumps({"match": {"token": token}, "error": "UNAVAILABLE", "times": 2}))
+    press(page, "Add fault")
+    browser.wait_for(lambda: len(faults()) == 1)
+    fault_id = faults()[0]["id"]
+    press(page, f"Remove fault {fault_id}")
+    browser.wait_for(lambda: faults() == [])
+    press(page, "Reset project")
+    press(page, "Confirm: reset project")
+    browser.wait_for(lambda: api.call("GET", f"/emulator/v1/projects/{project}/devices")[1].get("devices", []) == [])
+    browser.wait_for(lambda: "No devices" in browser.text_of(page, "section"))
