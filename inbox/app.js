@@ -18,6 +18,9 @@ const routes = [
 ];
 
 let leave = null;
+// Each navigation's number: a view that finishes loading after the reader moved on is undone at
+// once, and its errors are not drawn over the newer page.
+let navigation = 0;
 
 function crumbs(project, ...rest) {
   const items = [h("li", {}, h("a", { href: "#/" }, "Projects"))];
@@ -30,32 +33,39 @@ function crumbs(project, ...rest) {
   fill(document.getElementById("crumbs"), items);
 }
 
+function decoded(parts) {
+  try { return parts.map(decodeURIComponent); } catch { return null; }
+}
+
 async function show() {
   if (leave) { leave(); leave = null; }
+  const number = ++navigation;
   const hashPath = location.hash.slice(1).split("?")[0];
   const query = new URLSearchParams(location.hash.slice(1).split("?")[1] || "");
   const main = document.getElementById("view");
+  delete main.dataset.route;
   for (const [pattern, view, trail] of routes) {
     const match = hashPath.match(pattern);
-    if (!match) continue;
-    const params = match.slice(1).map(decodeURIComponent);
+    const params = match && decoded(match.slice(1));
+    if (!params) continue;
     const [project, ...rest] = trail(params);
     crumbs(project, ...rest);
     fill(main);
+    let undo = null;
     try {
-      leave = await view(main, params, query);
+      undo = await view(main, params, query);
     } catch (error) {
-      fill(main, h("p", { class: "warning" }, `Could not load this page: ${error.message}`));
+      if (number === navigation) fill(main, h("p", { class: "warning" }, `Could not load this page: ${error.message}`));
     }
+    if (number !== navigation) { if (undo) undo(); return; }
+    leave = undo;
+    // Which route the page shows, once it is drawn (the browser tests wait for it).
+    main.dataset.route = hashPath || "/";
     return;
   }
   crumbs();
   fill(main, h("h1", {}, "No such page"), h("p", {}, h("a", { href: "#/" }, "All projects")));
-}
-
-/** Navigates to a hash route, e.g. go("/p/demo"). */
-export function go(route) {
-  location.hash = "#" + route;
+  main.dataset.route = hashPath;
 }
 
 async function showClock() {
@@ -67,11 +77,18 @@ async function showClock() {
   }
 }
 
+// The emulator's clock runs with the real one between its moves: the header counts on from the
+// last reading instead of asking again every second.
+let clockReading = null;
+
 function paintClock(clock) {
-  const now = document.getElementById("clock-now");
-  const offset = Number(clock.offsetSeconds || 0);
-  now.textContent = `${new Date(clock.now).toLocaleString()}${offset ? ` (+${offset} s)` : ""}`;
+  if (clock) clockReading = { at: Date.now(), now: Date.parse(clock.now), offset: Number(clock.offsetSeconds || 0) };
+  if (!clockReading) return;
+  const now = new Date(clockReading.now + (Date.now() - clockReading.at));
+  const offset = clockReading.offset;
+  document.getElementById("clock-now").textContent = `${now.toLocaleString()}${offset ? ` (+${offset} s)` : ""}`;
 }
+setInterval(() => paintClock(), 1000);
 
 document.getElementById("clock").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -92,6 +109,8 @@ document.getElementById("clock-reset").addEventListener("click", async () => {
 
 onEvent((event) => {
   if (event.type === "clock") paintClock(event);
+  // A reset or an import sets the clock too, and says only "state".
+  if (event.type === "state") showClock();
   if (event.type === "messagesDeleted") {
     toast(`${event.project}: ${event.count} pending message(s) deleted for device ${event.token.slice(0, 12)}… (${event.reason})`);
   }
@@ -99,5 +118,14 @@ onEvent((event) => {
 
 startLive();
 showClock();
-addEventListener("hashchange", show);
+// The skip link moves the focus, not the route.
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("view").focus();
+});
+addEventListener("hashchange", () => {
+  show();
+  // A new page: its content is where the keyboard and a screen reader go next.
+  document.getElementById("view").focus({ preventScroll: true });
+});
 show();

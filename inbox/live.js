@@ -1,3 +1,5 @@
+import { toast } from "./dom.js";
+
 // The emulator's live events in this tab: from the tabs' shared stream (live-worker.js), or, where
 // a browser has no shared workers, from a stream of the tab's own.
 const listeners = new Set();
@@ -49,7 +51,12 @@ export function throttled(refresh, delay = 250) {
   let again = false;
   const run = async () => {
     again = false;
-    try { await refresh(); } finally {
+    try {
+      await refresh();
+    } catch (error) {
+      // A read that fails now (a device just uninstalled, a log just cleared) is told, not thrown.
+      toast(error.message, "error");
+    } finally {
       timer = again ? setTimeout(run, delay) : null;
     }
   };

@@ -4,8 +4,32 @@ import { h, fill, field, select, keyValues, when, toast, confirmButton } from ".
 import { onEvent, throttled } from "./live.js";
 import { deliveryCard } from "./delivery.js";
 
-// Streams opened here stay open while the tab lives, whichever page it shows: key "project token".
+// Device streams opened here stay open while the tab lives, whichever page it shows, by
+// "project token": the EventSource and the pages listening to it (one at most, the open one).
 const openStreams = new Map();
+
+function openStream(key, url) {
+  const stream = { source: new EventSource(url), listeners: new Set() };
+  const tell = (text) => { for (const listener of stream.listeners) listener(text); };
+  const received = (event) => {
+    const data = JSON.parse(event.data);
+    tell(data.type === "messagesDeleted" ? `stream: messages deleted (${data.count}, ${data.reason})` : `stream: notification ${data.id}`);
+  };
+  for (const type of ["notification", "messagesDeleted"]) stream.source.addEventListener(type, received);
+  stream.source.onerror = () => {
+    // The stream ended (the device was uninstalled, or the emulator stopped): no reconnecting.
+    stream.source.close();
+    if (openStreams.get(key) === stream) openStreams.delete(key);
+    tell("stream ended");
+  };
+  openStreams.set(key, stream);
+  return stream;
+}
+
+function closeStream(key) {
+  openStreams.get(key)?.source.close();
+  openStreams.delete(key);
+}
 
 export async function deviceView(main, [project, token]) {
   const base = path`/projects/${project}/devices/${token}`;
@@ -13,40 +37,28 @@ export async function deviceView(main, [project, token]) {
   const facts = h("div");
   const actions = h("div", { class: "actions" });
   const activity = h("ol", { class: "activity", "aria-label": "Activity", reversed: true });
-  const deliveries = h("div", { "aria-live": "polite" });
+  const deliveries = h("div");
   const pager = h("p", { class: "pager" });
   let device = null;
-  // Set once the device is uninstalled here: its reads would now fail, so none is made.
+  // Set once the device is uninstalled: its reads would now fail, so none is made.
   let gone = false;
 
   function note(text) {
     activity.prepend(h("li", {}, `${new Date().toLocaleTimeString()} — ${text}`));
     while (activity.children.length > 50) activity.lastElementChild.remove();
   }
-
-  function streamEvent(event) {
-    const data = JSON.parse(event.data);
-    if (data.type === "messagesDeleted") note(`stream: messages deleted (${data.count}, ${data.reason})`);
-    else note(`stream: notification ${data.id}`);
+  function streamNote(text) {
+    note(text);
+    if (text === "stream ended") drawActions();
   }
+  openStreams.get(key)?.listeners.add(streamNote);
 
   function toggleStream() {
-    const open = openStreams.get(key);
-    if (open) {
-      open.close();
-      openStreams.delete(key);
+    if (openStreams.has(key)) {
+      closeStream(key);
       note("stream closed");
     } else {
-      const source = new EventSource(api.url(`${base}:stream`));
-      for (const type of ["notification", "messagesDeleted"]) source.addEventListener(type, streamEvent);
-      source.onerror = () => {
-        // The stream ended (the device was uninstalled, or the emulator stopped): no reconnecting.
-        source.close();
-        if (openStreams.get(key) === source) openStreams.delete(key);
-        note("stream ended");
-        drawActions();
-      };
-      openStreams.set(key, source);
+      openStream(key, api.url(`${base}:stream`)).listeners.add(streamNote);
       note("stream opened");
     }
     drawActions();
@@ -69,8 +81,7 @@ export async function deviceView(main, [project, token]) {
     try {
       const result = await api.post(`${base}:connect`);
       const deleted = result.events.filter((event) => event.type === "messagesDeleted");
-      const received = result.events.length - deleted.length;
-      note(`connected: ${received} notification(s) received`);
+      note(`connected: ${result.events.length - deleted.length} notification(s) received`);
       for (const event of deleted) note(`messages deleted: ${event.count} (${event.reason})`);
     } catch (error) {
       toast(`Connect: ${error.message}`, "error");
@@ -81,8 +92,7 @@ export async function deviceView(main, [project, token]) {
     gone = true;
     try {
       await api.delete(base);
-      openStreams.get(key)?.close();
-      openStreams.delete(key);
+      closeStream(key);
       toast("Uninstalled: later sends to its token are UNREGISTERED");
       location.hash = `#/p/${encodeURIComponent(project)}`;
     } catch (error) {
@@ -99,14 +109,20 @@ export async function deviceView(main, [project, token]) {
       ["APNs token", device.apnsToken ? h("span", { class: "mono" }, device.apnsToken) : "none"],
       ["App state", device.appState],
       ["Connected", device.connected ? "yes (a stream is open)" : "no"],
-      ["Pending", String(device.pendingCount)],
+      ["Pending", h("span", { id: "device-pending" }, String(device.pendingCount))],
       ["Topics", device.topics.join(", ") || "none"],
       ["Registered", when(device.registeredAt)],
       ["Last connected", when(device.lastConnectedAt)],
     ]));
   }
 
+  // The controls are drawn again only when what they show changed: a redraw would take the
+  // keyboard's focus away and disarm a pressed Uninstall.
+  let drawn = "";
   function drawActions() {
+    const shown = JSON.stringify([device.appState, device.notificationServiceExtension, openStreams.has(key)]);
+    if (shown === drawn) return;
+    drawn = shown;
     const state = select("appState", ["foreground", "background", "notRunning"], device.appState);
     state.addEventListener("change", () => patch({ appState: state.value }, `app state: ${state.value}`));
     const extension = h("input", { type: "checkbox", name: "notificationServiceExtension", checked: device.notificationServiceExtension });
@@ -121,9 +137,13 @@ export async function deviceView(main, [project, token]) {
 
   let pageToken = "";
   const newer = [];
+  let loads = 0;
   async function loadDeliveries() {
     if (gone) return;
+    const mine = ++loads;
     const page = await api.get(path`/projects/${project}/messages`, { token, pageSize: 20, pageToken });
+    // A slower read that a newer one overtook (a live refresh while the reader paged) is dropped.
+    if (mine !== loads) return;
     const cards = [];
     for (const message of page.messages) {
       for (const delivery of message.deliveries) if (delivery.token === token) cards.push(deliveryCard(delivery, device, project));
@@ -140,6 +160,7 @@ export async function deviceView(main, [project, token]) {
       device = await api.get(base);
     } catch (error) {
       if (error.status !== 404) throw error;
+      gone = true;
       fill(facts, h("p", { class: "warning" }, `This device is gone: ${error.message}`));
       fill(actions);
       return false;
@@ -159,15 +180,24 @@ export async function deviceView(main, [project, token]) {
 
   const refreshDevice = throttled(loadDevice, 250);
   const refreshDeliveries = throttled(loadDeliveries, 250);
-  return onEvent((event) => {
-    if (event.type === "state") { refreshDevice(); refreshDeliveries(); return; }
+  function forgotten(why) {
+    gone = true;
+    drawn = "";
+    fill(facts, h("p", { class: "warning" }, why));
+    fill(actions);
+    fill(deliveries);
+    fill(pager);
+  }
+  const stop = onEvent((event) => {
+    // A reset forgets the device; an import may bring it back, so it is read again.
+    if (event.type === "state" && event.change === "reset") { forgotten("The emulator was reset: this device is gone."); return; }
+    if (event.type === "state") { gone = false; refreshDevice(); refreshDeliveries(); return; }
     if (event.project !== project) return;
+    if (event.type === "project" && event.change === "reset") { forgotten("The project was reset: this device is gone."); return; }
     if (event.type === "message") { refreshDevice(); if (!pageToken) refreshDeliveries(); }
     if (event.token !== token) return;
     if (event.type === "device" && event.change === "uninstalled") {
-      gone = true;
-      fill(facts, h("p", { class: "warning" }, "This device was uninstalled: sends to its token are now UNREGISTERED."));
-      fill(actions);
+      forgotten("This device was uninstalled: sends to its token are now UNREGISTERED.");
       note("device uninstalled");
       return;
     }
@@ -175,4 +205,8 @@ export async function deviceView(main, [project, token]) {
     if (event.type === "delivery") { refreshDevice(); refreshDeliveries(); }
     if (event.type === "messagesDeleted") { note(`messages deleted: ${event.count} (${event.reason})`); refreshDevice(); refreshDeliveries(); }
   });
+  return () => {
+    stop();
+    openStreams.get(key)?.listeners.delete(streamNote);
+  };
 }

@@ -42,7 +42,18 @@ export async function messageView(main, [project, id]) {
   }
   await load();
   const refresh = throttled(load, 300);
+  let gone = false;
   return onEvent((event) => {
+    if (gone) return;
+    const cleared = event.type === "state" || (event.project === project && event.type === "project"
+      && (event.change === "reset" || event.change === "messagesCleared"));
+    if (cleared) {
+      // The log no longer holds it (an import may, but the page says so rather than guess).
+      gone = true;
+      fill(main, h("h1", {}, `Message ${id}`), h("p", { class: "warning" }, "The message log was cleared or reset since this page opened."),
+        h("p", {}, h("a", { href: `#/p/${encodeURIComponent(project)}/messages` }, "The message log")));
+      return;
+    }
     if (event.project === project && (event.type === "delivery" || event.type === "messagesDeleted")) refresh();
   });
 }

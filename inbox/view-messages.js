@@ -67,8 +67,12 @@ export async function messagesView(main, [project], query) {
   let pageToken = "";
   const newer = [];
   let unseen = 0;
+  let loads = 0;
   async function load() {
+    const mine = ++loads;
     const page = await api.get(base, { ...filters, pageSize, pageToken });
+    // A slower read that a newer one overtook (a live refresh while the reader paged) is dropped.
+    if (mine !== loads) return;
     fill(rows, page.messages.length ? page.messages.map((message) => h("tr", { "data-message": message.messageId },
       h("td", { "data-label": "Sent" }, when(message.sentAt)),
       h("td", { "data-label": "Message", class: "mono" }, h("a", { href: `${link}/${message.messageId}` }, message.messageId)),

@@ -79,12 +79,21 @@ export async function projectView(main, [project]) {
       page.nextPageToken ? h("button", { type: "button", onclick: () => { pageToken = page.nextPageToken; loadDevices(); } }, "Next page") : null);
   }
 
+  async function removeFaults(route) {
+    try {
+      await api.delete(route);
+      await loadFaults();
+    } catch (error) {
+      toast(`Remove fault: ${error.message}`, "error");
+    }
+  }
+
   async function loadFaults() {
     const page = await api.get(`${base}/faults`, { pageSize: 100 });
     fill(faults, page.faults.length ? [
       h("ul", {}, page.faults.map((fault) => h("li", {}, json(fault, `Fault ${fault.id}`),
-        h("button", { type: "button", onclick: async () => { await api.delete(`${base}/faults/${fault.id}`); await loadFaults(); } }, `Remove fault ${fault.id}`)))),
-      h("button", { type: "button", onclick: async () => { await api.delete(`${base}/faults`); await loadFaults(); } }, "Remove all faults"),
+        h("button", { type: "button", onclick: () => removeFaults(`${base}/faults/${fault.id}`) }, `Remove fault ${fault.id}`)))),
+      h("button", { type: "button", onclick: () => removeFaults(`${base}/faults`) }, "Remove all faults"),
     ] : h("p", { class: "muted" }, "No faults."));
   }
 

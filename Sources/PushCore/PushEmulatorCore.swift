@@ -147,7 +147,8 @@ public final class PushEmulatorCore: Sendable {
         } ?? .failure(.notFound)
     }
 
-    /// Changes a device's app state and/or bundle id (`PATCH .../devices/{token}`).
+    /// Changes a device's app state, bundle id and notification service extension setting, those
+    /// given (`PATCH .../devices/{token}`).
     public func updateDevice(
         project: String, token: String, appState: AppState? = nil, bundleID: String? = nil,
         hasNotificationServiceExtension: Bool? = nil

@@ -67,6 +67,9 @@ public struct HtpasswdUsers: Sendable {
     public func verify(user: String, password: [UInt8]) -> Bool {
         switch hashes[user] {
         case nil:
+            // As long as a known user's check, so that the time of an answer does not tell which
+            // user names exist.
+            _ = Self.apr1(password: password, salt: Array("unknown".utf8))
             return false
         case .apr1(let salt, let digest)?:
             return Self.sameBytes(Self.apr1(password: password, salt: salt), digest)
@@ -147,5 +150,6 @@ public struct HtpasswdError: Error, CustomStringConvertible {
         self.message = message
     }
 
+    /// `line N: message`, or the message alone for the file as a whole.
     public var description: String { line == 0 ? message : "line \(line): \(message)" }
 }

@@ -55,3 +55,36 @@ final class ASCIIScanTests: XCTestCase {
         XCTAssertTrue(ASCIIScan.isHex(String(repeating: "0aF", count: 30)))
     }
 }
+
+/// `ASCIIScan.jsonMayHold`: never false where the text holds the needle (lowercased, compared as
+/// Swift strings), and exactly that for plain ASCII without escapes.
+final class ASCIIScanMayHoldTests: XCTestCase {
+    private func reference(_ text: [UInt8], _ needle: String) -> Bool {
+        String(decoding: text, as: UTF8.self).lowercased().contains(needle.lowercased())
+    }
+
+    func testAgreesWithLowercasingAndContains() {
+        let cases: [(String, String)] = [
+            (#"{"title":"Order SHIPPED"}"#, "shipped"), (#"{"title":"Order"}"#, "orders"), ("", "a"), ("abc", ""),
+            (#"{"a":"\u0041BC"}"#, "abc"), ("K\u{212A}", "kk"), ("Straße", "strasse"), ("İstanbul", "i"),
+            ("[1,2,3]", "2,3"), ("aaab", "aab"), ("ab", "abc"),
+        ]
+        for (text, needle) in cases {
+            let bytes = Array(text.utf8)
+            let found = ASCIIScan.jsonMayHold(bytes, lowercasedNeedle: Array(needle.lowercased().utf8))
+            if reference(bytes, needle) { XCTAssertTrue(found, "\(text) / \(needle)") }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aAbB{}\":,\\é K".utf8)
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let needle = String(decoding: (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)! }, as: UTF8.self).lowercased()
+            let found = ASCIIScan.jsonMayHold(text, lowercasedNeedle: Array(needle.utf8))
+            let expected = reference(text, needle)
+            if expected { XCTAssertTrue(found, "\(text) / \(needle)") }
+            let plain = text.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\\") } && needle.utf8.allSatisfy { $0 < 0x80 }
+            if plain { XCTAssertEqual(found, expected, "\(text) / \(needle)") }
+        }
+    }
+}

@@ -72,6 +72,9 @@ const routes = [
 ];
 
 let leave = null;
+// Each navigation's number: a view that finishes loading after the reader moved on is undone at
+// once, and its errors are not drawn over the newer page.
+let navigation = 0;
 
 function crumbs(project, ...rest) {
   const items = [h("li", {}, h("a", { href: "#/" }, "Projects"))];
@@ -84,32 +87,39 @@ function crumbs(project, ...rest) {
   fill(document.getElementById("crumbs"), items);
 }
 
+function decoded(parts) {
+  try { return parts.map(decodeURIComponent); } catch { return null; }
+}
+
 async function show() {
   if (leave) { leave(); leave = null; }
+  const number = ++navigation;
   const hashPath = location.hash.slice(1).split("?")[0];
   const query = new URLSearchParams(location.hash.slice(1).split("?")[1] || "");
   const main = document.getElementById("view");
+  delete main.dataset.route;
   for (const [pattern, view, trail] of routes) {
     const match = hashPath.match(pattern);
-    if (!match) continue;
-    const params = match.slice(1).map(decodeURIComponent);
+    const params = match && decoded(match.slice(1));
+    if (!params) continue;
     const [project, ...rest] = trail(params);
     crumbs(project, ...rest);
     fill(main);
+    let undo = null;
     try {
-      leave = await view(main, params, query);
+      undo = await view(main, params, query);
     } catch (error) {
-      fill(main, h("p", { class: "warning" }, `Could not load this page: ${error.message}`));
+      if (number === navigation) fill(main, h("p", { class: "warning" }, `Could not load this page: ${error.message}`));
     }
+    if (number !== navigation) { if (undo) undo(); return; }
+    leave = undo;
+    // Which route the page shows, once it is drawn (the browser tests wait for it).
+    main.dataset.route = hashPath || "/";
     return;
   }
   crumbs();
   fill(main, h("h1", {}, "No such page"), h("p", {}, h("a", { href: "#/" }, "All projects")));
-}
-
-/** Navigates to a hash route, e.g. go("/p/demo"). */
-export function go(route) {
-  location.hash = "#" + route;
+  main.dataset.route = hashPath;
 }
 
 async function showClock() {
@@ -121,11 +131,18 @@ async function showClock() {
   }
 }
 
+// The emulator's clock runs with the real one between its moves: the header counts on from the
+// last reading instead of asking again every second.
+let clockReading = null;
+
 function paintClock(clock) {
-  const now = document.getElementById("clock-now");
-  const offset = Number(clock.offsetSeconds || 0);
-  now.textContent = `${new Date(clock.now).toLocaleString()}${offset ? ` (+${offset} s)` : ""}`;
+  if (clock) clockReading = { at: Date.now(), now: Date.parse(clock.now), offset: Number(clock.offsetSeconds || 0) };
+  if (!clockReading) return;
+  const now = new Date(clockReading.now + (Date.now() - clockReading.at));
+  const offset = clockReading.offset;
+  document.getElementById("clock-now").textContent = `${now.toLocaleString()}${offset ? ` (+${offset} s)` : ""}`;
 }
+setInterval(() => paintClock(), 1000);
 
 document.getElementById("clock").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -146,6 +163,8 @@ document.getElementById("clock-reset").addEventListener("click", async () => {
 
 onEvent((event) => {
   if (event.type === "clock") paintClock(event);
+  // A reset or an import sets the clock too, and says only "state".
+  if (event.type === "state") showClock();
   if (event.type === "messagesDeleted") {
     toast(`${event.project}: ${event.count} pending message(s) deleted for device ${event.token.slice(0, 12)}… (${event.reason})`);
   }
@@ -153,7 +172,16 @@ onEvent((event) => {
 
 startLive();
 showClock();
-addEventListener("hashchange", show);
+// The skip link moves the focus, not the route.
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("view").focus();
+});
+addEventListener("hashchange", () => {
+  show();
+  // A new page: its content is where the keyboard and a screen reader go next.
+  document.getElementById("view").focus({ preventScroll: true });
+});
 show();
 
 """#,
@@ -449,6 +477,8 @@ onconnect = (event) => {
 
 """#,
         "live.js": #"""
+import { toast } from "./dom.js";
+
 // The emulator's live events in this tab: from the tabs' shared stream (live-worker.js), or, where
 // a browser has no shared workers, from a stream of the tab's own.
 const listeners = new Set();
@@ -500,7 +530,12 @@ export function throttled(refresh, delay = 250) {
   let again = false;
   const run = async () => {
     again = false;
-    try { await refresh(); } finally {
+    try {
+      await refresh();
+    } catch (error) {
+      // A read that fails now (a device just uninstalled, a log just cleared) is told, not thrown.
+      toast(error.message, "error");
+    } finally {
       timer = again ? setTimeout(run, delay) : null;
     }
   };
@@ -593,8 +628,32 @@ import { h, fill, field, select, keyValues, when, toast, confirmButton } from ".
 import { onEvent, throttled } from "./live.js";
 import { deliveryCard } from "./delivery.js";
 
-// Streams opened here stay open while the tab lives, whichever page it shows: key "project token".
+// Device streams opened here stay open while the tab lives, whichever page it shows, by
+// "project token": the EventSource and the pages listening to it (one at most, the open one).
 const openStreams = new Map();
+
+function openStream(key, url) {
+  const stream = { source: new EventSource(url), listeners: new Set() };
+  const tell = (text) => { for (const listener of stream.listeners) listener(text); };
+  const received = (event) => {
+    const data = JSON.parse(event.data);
+    tell(data.type === "messagesDeleted" ? `stream: messages deleted (${data.count}, ${data.reason})` : `stream: notification ${data.id}`);
+  };
+  for (const type of ["notification", "messagesDeleted"]) stream.source.addEventListener(type, received);
+  stream.source.onerror = () => {
+    // The stream ended (the device was uninstalled, or the emulator stopped): no reconnecting.
+    stream.source.close();
+    if (openStreams.get(key) === stream) openStreams.delete(key);
+    tell("stream ended");
+  };
+  openStreams.set(key, stream);
+  return stream;
+}
+
+function closeStream(key) {
+  openStreams.get(key)?.source.close();
+  openStreams.delete(key);
+}
 
 export async function deviceView(main, [project, token]) {
   const base = path`/projects/${project}/devices/${token}`;
@@ -602,40 +661,28 @@ export async function deviceView(main, [project, token]) {
   const facts = h("div");
   const actions = h("div", { class: "actions" });
   const activity = h("ol", { class: "activity", "aria-label": "Activity", reversed: true });
-  const deliveries = h("div", { "aria-live": "polite" });
+  const deliveries = h("div");
   const pager = h("p", { class: "pager" });
   let device = null;
-  // Set once the device is uninstalled here: its reads would now fail, so none is made.
+  // Set once the device is uninstalled: its reads would now fail, so none is made.
   let gone = false;
 
   function note(text) {
     activity.prepend(h("li", {}, `${new Date().toLocaleTimeString()} — ${text}`));
     while (activity.children.length > 50) activity.lastElementChild.remove();
   }
-
-  function streamEvent(event) {
-    const data = JSON.parse(event.data);
-    if (data.type === "messagesDeleted") note(`stream: messages deleted (${data.count}, ${data.reason})`);
-    else note(`stream: notification ${data.id}`);
+  function streamNote(text) {
+    note(text);
+    if (text === "stream ended") drawActions();
   }
+  openStreams.get(key)?.listeners.add(streamNote);
 
   function toggleStream() {
-    const open = openStreams.get(key);
-    if (open) {
-      open.close();
-      openStreams.delete(key);
+    if (openStreams.has(key)) {
+      closeStream(key);
       note("stream closed");
     } else {
-      const source = new EventSource(api.url(`${base}:stream`));
-      for (const type of ["notification", "messagesDeleted"]) source.addEventListener(type, streamEvent);
-      source.onerror = () => {
-        // The stream ended (the device was uninstalled, or the emulator stopped): no reconnecting.
-        source.close();
-        if (openStreams.get(key) === source) openStreams.delete(key);
-        note("stream ended");
-        drawActions();
-      };
-      openStreams.set(key, source);
+      openStream(key, api.url(`${base}:stream`)).listeners.add(streamNote);
       note("stream opened");
     }
     drawActions();
@@ -658,8 +705,7 @@ export async function deviceView(main, [project, token]) {
     try {
       const result = await api.post(`${base}:connect`);
       const deleted = result.events.filter((event) => event.type === "messagesDeleted");
-      const received = result.events.length - deleted.length;
-      note(`connected: ${received} notification(s) received`);
+      note(`connected: ${result.events.length - deleted.length} notification(s) received`);
       for (const event of deleted) note(`messages deleted: ${event.count} (${event.reason})`);
     } catch (error) {
       toast(`Connect: ${error.message}`, "error");
@@ -670,8 +716,7 @@ export async function deviceView(main, [project, token]) {
     gone = true;
     try {
       await api.delete(base);
-      openStreams.get(key)?.close();
-      openStreams.delete(key);
+      closeStream(key);
       toast("Uninstalled: later sends to its token are UNREGISTERED");
       location.hash = `#/p/${encodeURIComponent(project)}`;
     } catch (error) {
@@ -688,14 +733,20 @@ export async function deviceView(main, [project, token]) {
       ["APNs token", device.apnsToken ? h("span", { class: "mono" }, device.apnsToken) : "none"],
       ["App state", device.appState],
       ["Connected", device.connected ? "yes (a stream is open)" : "no"],
-      ["Pending", String(device.pendingCount)],
+      ["Pending", h("span", { id: "device-pending" }, String(device.pendingCount))],
       ["Topics", device.topics.join(", ") || "none"],
       ["Registered", when(device.registeredAt)],
       ["Last connected", when(device.lastConnectedAt)],
     ]));
   }
 
+  // The controls are drawn again only when what they show changed: a redraw would take the
+  // keyboard's focus away and disarm a pressed Uninstall.
+  let drawn = "";
   function drawActions() {
+    const shown = JSON.stringify([device.appState, device.notificationServiceExtension, openStreams.has(key)]);
+    if (shown === drawn) return;
+    drawn = shown;
     const state = select("appState", ["foreground", "background", "notRunning"], device.appState);
     state.addEventListener("change", () => patch({ appState: state.value }, `app state: ${state.value}`));
     const extension = h("input", { type: "checkbox", name: "notificationServiceExtension", checked: device.notificationServiceExtension });
@@ -710,9 +761,13 @@ export async function deviceView(main, [project, token]) {
 
   let pageToken = "";
   const newer = [];
+  let loads = 0;
   async function loadDeliveries() {
     if (gone) return;
+    const mine = ++loads;
     const page = await api.get(path`/projects/${project}/messages`, { token, pageSize: 20, pageToken });
+    // A slower read that a newer one overtook (a live refresh while the reader paged) is dropped.
+    if (mine !== loads) return;
     const cards = [];
     for (const message of page.messages) {
       for (const delivery of message.deliveries) if (delivery.token === token) cards.push(deliveryCard(delivery, device, project));
@@ -729,6 +784,7 @@ export async function deviceView(main, [project, token]) {
       device = await api.get(base);
     } catch (error) {
       if (error.status !== 404) throw error;
+      gone = true;
       fill(facts, h("p", { class: "warning" }, `This device is gone: ${error.message}`));
       fill(actions);
       return false;
@@ -748,15 +804,24 @@ export async function deviceView(main, [project, token]) {
 
   const refreshDevice = throttled(loadDevice, 250);
   const refreshDeliveries = throttled(loadDeliveries, 250);
-  return onEvent((event) => {
-    if (event.type === "state") { refreshDevice(); refreshDeliveries(); return; }
+  function forgotten(why) {
+    gone = true;
+    drawn = "";
+    fill(facts, h("p", { class: "warning" }, why));
+    fill(actions);
+    fill(deliveries);
+    fill(pager);
+  }
+  const stop = onEvent((event) => {
+    // A reset forgets the device; an import may bring it back, so it is read again.
+    if (event.type === "state" && event.change === "reset") { forgotten("The emulator was reset: this device is gone."); return; }
+    if (event.type === "state") { gone = false; refreshDevice(); refreshDeliveries(); return; }
     if (event.project !== project) return;
+    if (event.type === "project" && event.change === "reset") { forgotten("The project was reset: this device is gone."); return; }
     if (event.type === "message") { refreshDevice(); if (!pageToken) refreshDeliveries(); }
     if (event.token !== token) return;
     if (event.type === "device" && event.change === "uninstalled") {
-      gone = true;
-      fill(facts, h("p", { class: "warning" }, "This device was uninstalled: sends to its token are now UNREGISTERED."));
-      fill(actions);
+      forgotten("This device was uninstalled: sends to its token are now UNREGISTERED.");
       note("device uninstalled");
       return;
     }
@@ -764,6 +829,10 @@ export async function deviceView(main, [project, token]) {
     if (event.type === "delivery") { refreshDevice(); refreshDeliveries(); }
     if (event.type === "messagesDeleted") { note(`messages deleted: ${event.count} (${event.reason})`); refreshDevice(); refreshDeliveries(); }
   });
+  return () => {
+    stop();
+    openStreams.get(key)?.listeners.delete(streamNote);
+  };
 }
 
 """#,
@@ -812,7 +881,18 @@ export async function messageView(main, [project, id]) {
   }
   await load();
   const refresh = throttled(load, 300);
+  let gone = false;
   return onEvent((event) => {
+    if (gone) return;
+    const cleared = event.type === "state" || (event.project === project && event.type === "project"
+      && (event.change === "reset" || event.change === "messagesCleared"));
+    if (cleared) {
+      // The log no longer holds it (an import may, but the page says so rather than guess).
+      gone = true;
+      fill(main, h("h1", {}, `Message ${id}`), h("p", { class: "warning" }, "The message log was cleared or reset since this page opened."),
+        h("p", {}, h("a", { href: `#/p/${encodeURIComponent(project)}/messages` }, "The message log")));
+      return;
+    }
     if (event.project === project && (event.type === "delivery" || event.type === "messagesDeleted")) refresh();
   });
 }
@@ -888,8 +968,12 @@ export async function messagesView(main, [project], query) {
   let pageToken = "";
   const newer = [];
   let unseen = 0;
+  let loads = 0;
   async function load() {
+    const mine = ++loads;
     const page = await api.get(base, { ...filters, pageSize, pageToken });
+    // A slower read that a newer one overtook (a live refresh while the reader paged) is dropped.
+    if (mine !== loads) return;
     fill(rows, page.messages.length ? page.messages.map((message) => h("tr", { "data-message": message.messageId },
       h("td", { "data-label": "Sent" }, when(message.sentAt)),
       h("td", { "data-label": "Message", class: "mono" }, h("a", { href: `${link}/${message.messageId}` }, message.messageId)),
@@ -1007,12 +1091,21 @@ export async function projectView(main, [project]) {
       page.nextPageToken ? h("button", { type: "button", onclick: () => { pageToken = page.nextPageToken; loadDevices(); } }, "Next page") : null);
   }
 
+  async function removeFaults(route) {
+    try {
+      await api.delete(route);
+      await loadFaults();
+    } catch (error) {
+      toast(`Remove fault: ${error.message}`, "error");
+    }
+  }
+
   async function loadFaults() {
     const page = await api.get(`${base}/faults`, { pageSize: 100 });
     fill(faults, page.faults.length ? [
       h("ul", {}, page.faults.map((fault) => h("li", {}, json(fault, `Fault ${fault.id}`),
-        h("button", { type: "button", onclick: async () => { await api.delete(`${base}/faults/${fault.id}`); await loadFaults(); } }, `Remove fault ${fault.id}`)))),
-      h("button", { type: "button", onclick: async () => { await api.delete(`${base}/faults`); await loadFaults(); } }, "Remove all faults"),
+        h("button", { type: "button", onclick: () => removeFaults(`${base}/faults/${fault.id}`) }, `Remove fault ${fault.id}`)))),
+      h("button", { type: "button", onclick: () => removeFaults(`${base}/faults`) }, "Remove all faults"),
     ] : h("p", { class: "muted" }, "No faults."));
   }
 

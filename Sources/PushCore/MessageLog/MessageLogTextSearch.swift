@@ -12,7 +12,11 @@ enum MessageLogTextSearch {
     /// Whether `requestBody` (a logged request, which always parses) holds `text` in a searched
     /// string; `text` is already lowercased.
     static func matches(_ requestBody: [UInt8], origin: DeliveryOrigin, lowercasedText text: String) -> Bool {
-        guard let request = try? JSONParser.parse(requestBody) else { return false }
+        // The search reads the log with the project's lock held: an entry whose bytes cannot hold
+        // the text is passed without parsing it.
+        guard ASCIIScan.jsonMayHold(requestBody, lowercasedNeedle: Array(text.utf8)),
+            let request = try? JSONParser.parse(requestBody)
+        else { return false }
         switch origin {
         case .apns: return apnsPayloadMatches(request, text)
         case .fcm: return search(request, key: nil, isData: false, text)
