@@ -1,3 +1,5 @@
+import ByteCoding
+
 // FCM's own rules (fcm-v1.md "Validation rules"), checked after the JSON front end has
 // accepted the shapes and types. The first broken rule is reported, as FCM does, with a
 // BadRequest naming the field and an FcmError INVALID_ARGUMENT. Google often answers these
@@ -19,6 +21,15 @@ extension FCMMessage {
                     "Invalid TTL \"\(ttl)\": it must be between 0s and 2419200s (28 days).",
                     field: "message.android.ttl")
             }
+            if let settings = android.notification?["light_settings"]?.objectValue {
+                try Self.checkLightSettings(settings)
+            }
+        }
+        if let link = webpush?.fcmOptions?.link, !link.hasPrefix("https://") {
+            // "For all URL values, HTTPS is required" (the v1 reference); the wording is ours.
+            throw GoogleError.fcmInvalidArgument(
+                "Invalid link \"\(link)\": webpush.fcm_options.link must be an HTTPS URL.",
+                field: "message.webpush.fcm_options.link")
         }
         // One call per label rather than a list of them: every send runs this, and a list is an
         // allocation. Only a label that is set is checked: most sends set none.
@@ -33,6 +44,16 @@ extension FCMMessage {
         }
         if let label = webpush?.fcmOptions?.analyticsLabel {
             try Self.checkAnalyticsLabel(label, field: "message.webpush.fcm_options.analytics_label")
+        }
+    }
+
+    /// `LightSettings` marks its colour and both durations "Required" (the v1 reference); that the
+    /// server refuses a message without one is our convention (docs/android.md).
+    private static func checkLightSettings(_ settings: JSONObject) throws(GoogleError) {
+        for member in ["color", "light_on_duration", "light_off_duration"] where settings[member] == nil {
+            throw GoogleError.fcmInvalidArgument(
+                "message.android.notification.light_settings.\(member) is required.",
+                field: "message.android.notification.light_settings.\(member)")
         }
     }
 
