@@ -13,9 +13,18 @@ struct InboxRoutes {
         "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     func register(in router: inout Router) {
+        // Answers built once. One route for every file, not one each: the routes of three
+        // segments are tried in turn for every APNs push (`/3/device/{token}`).
+        var responses: [String: HTTPResponse] = [:]
         for (name, text) in InboxFiles.files {
-            let response = Self.response(Array(text.utf8), contentType: Self.contentType(of: name))
-            router.add("GET", Self.path + (name == "index.html" ? "" : name)) { _ in response }
+            responses[name == "index.html" ? "" : name] = Self.response(
+                Array(text.utf8), contentType: Self.contentType(of: name))
+        }
+        let notFound = router.notFound
+        let index = responses[""]!
+        router.add("GET", Self.path) { _ in index }
+        router.add("GET", Self.path + "{file}") { [responses] request in
+            responses[request.pathParameters["file"] ?? ""] ?? notFound(request)
         }
         router.add("GET", "/emulator/ui") { _ in Self.redirect }
     }
