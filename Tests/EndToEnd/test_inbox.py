@@ -240,6 +240,9 @@ def test_the_keyboard_alone_registers_a_device_and_every_control_has_a_label(pag
           .filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.textContent.trim())
           .map(c => c.outerHTML)""")
     assert unlabelled == []
+    # A fresh load: the keyboard starts at the top of the document, as a person's would.
+    page.refresh()
+    browser.wait_for(lambda: page.execute_script("return document.getElementById('view').dataset.route") == f"/p/{project}")
     body = page.find_element(By.TAG_NAME, "body")
     body.send_keys(Keys.TAB)
     # The first stop skips to the content, and stays on the page.
