@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-targets="apns-request ascii-scan condition fcm-decode http1 json provider-token state-import openapi"
+targets="apns-request ascii-scan condition fcm-decode http1 json provider-token request-headers state-import openapi"
 if [ "${1:-}" = --list ]; then
     for target in $targets; do echo "$target"; done
     exit 0
@@ -173,6 +173,23 @@ provider-token)
         seed seed-apnswift '1{"alg":"ES256","kid":"ABC123DEFG"}\000{"iss":"DEF123GHIJ","iat":"1795341600","kid":"ABC123DEFG"}\000sig'
         seed seed-near-misses '1{"alg":"HS256","kid":""}\000{"iss":1,"iat":1.5e3}\000'
         text seed-padding '0a.b.c=='
+    }
+    ;;
+request-headers)
+    # The emulator API's own request headers: the Basic credential of --ui-auth-file and the host
+    # names of Host and Origin that the browser guard compares.
+    sources="Sources/PushCore/Auth/BasicCredential.swift Sources/PushAPI/RequestHostNames.swift Tests/Fuzz/RequestHeadersFuzz.swift"
+    libs=ByteCoding max_len=512
+    words=$(plain_words "Basic " "basic " "://" "http://" "https://" "localhost" ".localhost" "[::1]" ":9499" ":80" ":443" "127.0.0.1" "null")
+    # Seeds (the first byte picks the header: 0 Basic, 1 Host, 2 Origin).
+    seeds() {
+        seed basic '\000Basic YWxpY2U6c2VjcmV0IHBhc3M='
+        seed basic-colons '\003basic  YTpiOmM  '
+        seed host '\001localhost:9499'
+        seed host-ipv6 '\001[::1]:9499'
+        seed host-ipv4 '\004127.0.0.1:80'
+        seed origin '\002http://localhost:9499'
+        seed origin-null '\002null'
     }
     ;;
 state-import)

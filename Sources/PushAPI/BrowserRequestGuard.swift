@@ -29,7 +29,7 @@ struct BrowserRequestGuard: Sendable {
         // (The router calls this for the routes under /emulator/ only: `Router.routeGuard`.)
         guard request.path.utf8.starts(with: "/emulator/".utf8) else { return nil }
         let authority = request.authority ?? ""
-        guard isOwn(host: Self.host(ofAuthority: authority)) else {
+        guard isOwn(host: RequestHostNames.host(ofAuthority: authority)) else {
             return Self.refuse(
                 "Host \(authority) is not one of the emulator's names (localhost, an IP address, a name of one label, "
                     + "or a --tls-hostname): a page under another name may not call the emulator's API.")
@@ -37,7 +37,8 @@ struct BrowserRequestGuard: Sendable {
         let fetchSite = request.headers["sec-fetch-site"]
         let crossSite = fetchSite == "cross-site" || fetchSite == "same-site"
         let foreignOrigin = request.headers["origin"].map { origin in
-            Self.authority(ofOrigin: origin).map(Self.withoutDefaultPort) != Self.withoutDefaultPort(authority)
+            RequestHostNames.authority(ofOrigin: origin).map(RequestHostNames.withoutDefaultPort)
+                != RequestHostNames.withoutDefaultPort(authority)
         } ?? false
         guard !crossSite, !foreignOrigin else {
             return Self.refuse(
@@ -51,51 +52,11 @@ struct BrowserRequestGuard: Sendable {
         GoogleErrorResponse.make(.permissionDenied(message))
     }
 
-    /// `authority` lowercased, without a port of 80 or 443 (which `Origin` leaves out).
-    private static func withoutDefaultPort(_ authority: String) -> String {
-        let lowercased = authority.lowercased()
-        for port in [":80", ":443"] where lowercased.hasSuffix(port) { return String(lowercased.dropLast(port.count)) }
-        return lowercased
-    }
-
     /// Whether `host` names this emulator (an absent `Host`, which no browser sends, does).
     func isOwn(host: String) -> Bool {
         var host = host.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
-        return host.isEmpty || !host.contains(".") || host.hasSuffix(".localhost") || Self.isIPAddress(host)
+        return host.isEmpty || !host.contains(".") || host.hasSuffix(".localhost") || RequestHostNames.isIPAddress(host)
             || hostNames.contains(host)
     }
-
-    /// The host of a `Host` value: without its port, an IPv6 address without its brackets.
-    static func host(ofAuthority authority: String) -> String {
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close])
-        }
-        if let colon = authority.lastIndex(of: ":") { return String(authority[..<colon]) }
-        return authority
-    }
-
-    /// The `host[:port]` of an `Origin` value (`scheme://host[:port]`); nil for `null` or another shape.
-    static func authority(ofOrigin origin: String) -> String? {
-        guard let separator = origin.firstRange(of: "://") else { return nil }
-        let rest = origin[separator.upperBound...]
-        guard !rest.isEmpty, !rest.contains("/") else { return nil }
-        return String(rest)
-    }
-
-    /// Whether `host` is an IPv4 address in dotted decimal or an IPv6 address (a DNS name can
-    /// be rebound to 127.0.0.1; an address cannot be another site's).
-    static func isIPAddress(_ host: String) -> Bool {
-        if host.contains(":") {
-            return host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
-        }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && Int(part)! <= 255
-        }
-    }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -15,7 +15,7 @@ struct InboxAuthentication: Sendable {
 
     /// The 401 that refuses `request`, or nil when it carries a user's password.
     func refusal(_ request: borrowing HTTPRequest) -> HTTPResponse? {
-        if let (user, password) = Self.basicCredentials(request.headers["authorization"]),
+        if let (user, password) = BasicCredential.userAndPassword(in: request.headers["authorization"]),
             users.verify(user: user, password: password)
         {
             return nil
@@ -26,15 +26,5 @@ struct InboxAuthentication: Sendable {
                 message: "The emulator's API and inbox need a user and password of its --ui-auth-file (HTTP Basic)."))
         response.headers.set("www-authenticate", Self.challenge)
         return response
-    }
-
-    /// The user and password of an `Authorization: Basic` header (RFC 7617), or nil.
-    static func basicCredentials(_ header: String?) -> (String, [UInt8])? {
-        guard let header, header.utf8.count > 6, header.prefix(6).lowercased() == "basic " else { return nil }
-        let encoded = header.dropFirst(6).drop { $0 == " " }
-        guard let decoded = Base64URL.decode(encoded, lenient: true),
-            let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
-        else { return nil }
-        return (String(decoding: decoded[..<colon], as: UTF8.self), Array(decoded[(colon + 1)...]))
     }
 }
