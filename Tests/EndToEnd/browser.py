@@ -1,6 +1,5 @@
 """Debian's Chromium, driven by Selenium through Debian's chromedriver, for the web inbox's tests
 and its screenshots (scripts/inbox-screenshots.py). Headless; nothing is downloaded."""
-import json
 import os
 import time
 
@@ -77,7 +76,3 @@ def heap_used(driver):
 def prefer_dark(driver, dark=True):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
         "features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
-
-
-def parse(text):
-    return json.loads(text)
