@@ -1,6 +1,7 @@
 // An Apple delivery as the device presents it: a lock-screen or banner card for an alert, or what
 // the app's callback receives for the rest, with the presentation notes beside it. The Android and
-// web previews (other platforms) are components of the same shape: (delivery, device) → element.
+// web previews (preview-android.js, preview-web.js) are components of the same shape:
+// (delivery, device) → element.
 import { h, json } from "./dom.js";
 
 /** The text of an `aps.alert` field: a string, or a localization key with its arguments. */

@@ -4,6 +4,18 @@ import { h, fill, field, select, keyValues, when, toast, confirmButton } from ".
 import { onEvent, throttled } from "./live.js";
 import { deliveryCard } from "./delivery.js";
 
+/** The app id and settings a device of its platform has (docs/android.md, docs/web.md). */
+function appFacts(device) {
+  switch (device.platform) {
+    case "android":
+      return [["Package name", device.packageName], ["Channels", device.channels ? device.channels.join(", ") || "none" : "every channel"]];
+    case "web":
+      return [["Origin", device.origin]];
+    default:
+      return [["Bundle id", device.bundleId], ["APNs token", device.apnsToken ? h("span", { class: "mono" }, device.apnsToken) : "none"]];
+  }
+}
+
 // Device streams opened here stay open while the tab lives, whichever page it shows, by
 // "project token": the EventSource and the pages listening to it (one at most, the open one).
 const openStreams = new Map();
@@ -105,8 +117,7 @@ export async function deviceView(main, [project, token]) {
     fill(facts, keyValues([
       ["FCM token", h("span", { class: "mono", id: "device-token" }, device.token)],
       ["Platform", device.platform],
-      ["Bundle id", device.bundleId],
-      ["APNs token", device.apnsToken ? h("span", { class: "mono" }, device.apnsToken) : "none"],
+      ...appFacts(device),
       ["App state", device.appState],
       ["Connected", device.connected ? "yes (a stream is open)" : "no"],
       ["Pending", h("span", { id: "device-pending" }, String(device.pendingCount))],
@@ -120,19 +131,30 @@ export async function deviceView(main, [project, token]) {
   // keyboard's focus away and disarm a pressed Uninstall.
   let drawn = "";
   function drawActions() {
-    const shown = JSON.stringify([device.appState, device.notificationServiceExtension, openStreams.has(key)]);
+    const shown = JSON.stringify([device.appState, device.notificationServiceExtension, device.backgroundHandler, openStreams.has(key)]);
     if (shown === drawn) return;
     drawn = shown;
     const state = select("appState", ["foreground", "background", "notRunning"], device.appState);
     state.addEventListener("change", () => patch({ appState: state.value }, `app state: ${state.value}`));
-    const extension = h("input", { type: "checkbox", name: "notificationServiceExtension", checked: device.notificationServiceExtension });
-    extension.addEventListener("change", () => patch({ notificationServiceExtension: extension.checked }, `notification service extension: ${extension.checked ? "on" : "off"}`));
     fill(actions,
       field("App state", state),
-      field("Notification service extension", extension),
+      platformSetting(),
       h("button", { type: "button", onclick: connectOnce }, "Connect once"),
       h("button", { type: "button", onclick: toggleStream, "aria-pressed": openStreams.has(key) ? "true" : "false" }, openStreams.has(key) ? "Close stream" : "Open stream"),
       confirmButton("Uninstall", uninstall));
+  }
+
+  /** The platform's own switch: Apple's notification service extension, a web app's handler. */
+  function platformSetting() {
+    const setting = {
+      ios: ["notificationServiceExtension", "Notification service extension", "notification service extension"],
+      web: ["backgroundHandler", "onBackgroundMessage handler", "background handler"],
+    }[device.platform];
+    if (!setting) return null;
+    const [name, label, words] = setting;
+    const box = h("input", { type: "checkbox", name, checked: device[name] });
+    box.addEventListener("change", () => patch({ [name]: box.checked }, `${words}: ${box.checked ? "on" : "off"}`));
+    return field(label, box);
   }
 
   let pageToken = "";

@@ -12,18 +12,23 @@ export async function projectView(main, [project]) {
 
   const form = h("form", { class: "row", "aria-label": "Register a device", onsubmit: register },
     field("Platform", select("platform", ["ios", "android", "web"], "ios")),
-    field("Bundle id", h("input", { name: "bundleId", placeholder: "com.example.app", autocomplete: "off" })),
+    field("App id (bundle id, package name or origin)", h("input", { name: "appId", placeholder: "com.example.app", autocomplete: "off" })),
     field("APNs token (hex, optional)", h("input", { name: "apnsToken", autocomplete: "off", spellcheck: "false" })),
     field("FCM token (optional)", h("input", { name: "token", autocomplete: "off", spellcheck: "false" })),
     field("App state", select("appState", ["background", "foreground", "notRunning"], "background")),
-    field("Notification service extension", h("input", { type: "checkbox", name: "notificationServiceExtension", checked: true })),
+    field("Notification service extension (iOS)", h("input", { type: "checkbox", name: "notificationServiceExtension", checked: true })),
     h("button", { type: "submit", class: "primary" }, "Register device"));
 
   async function register(event) {
     event.preventDefault();
     const data = new FormData(form);
-    const body = { platform: data.get("platform"), appState: data.get("appState"), notificationServiceExtension: data.get("notificationServiceExtension") === "on" };
-    for (const key of ["bundleId", "apnsToken", "token"]) if (data.get(key)) body[key] = data.get(key);
+    const platform = data.get("platform");
+    const body = { platform, appState: data.get("appState") };
+    if (platform === "ios") body.notificationServiceExtension = data.get("notificationServiceExtension") === "on";
+    // Each platform names its app id its own way (docs/android.md, docs/web.md).
+    const appIdKey = { ios: "bundleId", android: "packageName", web: "origin" }[platform];
+    if (data.get("appId")) body[appIdKey] = data.get("appId");
+    for (const key of ["apnsToken", "token"]) if (data.get(key)) body[key] = data.get(key);
     try {
       const device = await api.post(`${base}/devices`, body);
       toast(`Registered ${device.token.slice(0, 16)}…`);
@@ -58,7 +63,7 @@ export async function projectView(main, [project]) {
     h("section", {}, h("h2", {}, "Register a device"), form),
     h("section", {}, h("h2", {}, "Devices"),
       h("table", { class: "stack" },
-        h("thead", {}, h("tr", {}, ["Token", "Platform", "Bundle id", "App state", "Connected", "Pending", "Topics"].map((title) => h("th", { scope: "col" }, title)))),
+        h("thead", {}, h("tr", {}, ["Token", "Platform", "App id", "App state", "Connected", "Pending", "Topics"].map((title) => h("th", { scope: "col" }, title)))),
         devices),
       pager),
     h("section", {}, h("h2", {}, "Faults"), faults, faultForm));
@@ -69,7 +74,7 @@ export async function projectView(main, [project]) {
     fill(devices, page.devices.length ? page.devices.map((device) => h("tr", {},
       h("td", { "data-label": "Token", class: "mono" }, h("a", { href: `${link}/devices/${encodeURIComponent(device.token)}` }, `${device.token.slice(0, 24)}…`)),
       h("td", { "data-label": "Platform" }, device.platform),
-      h("td", { "data-label": "Bundle id" }, device.bundleId),
+      h("td", { "data-label": "App id" }, device.bundleId),
       h("td", { "data-label": "App state" }, device.appState),
       h("td", { "data-label": "Connected" }, device.connected ? "yes" : "no"),
       h("td", { "data-label": "Pending" }, device.pendingCount),

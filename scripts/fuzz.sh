@@ -177,19 +177,23 @@ provider-token)
     ;;
 request-headers)
     # The emulator API's own request headers: the Basic credential of --ui-auth-file and the host
-    # names of Host and Origin that the browser guard compares.
-    sources="Sources/PushCore/Auth/BasicCredential.swift Sources/PushAPI/RequestHostNames.swift Tests/Fuzz/RequestHeadersFuzz.swift"
+    # names of Host and Origin that the browser guard compares; and a device's app ids (a web
+    # origin, an Android package name), which the device routes read from request bodies.
+    sources="Sources/PushCore/Auth/BasicCredential.swift Sources/PushAPI/RequestHostNames.swift Sources/PushCore/Devices/AppIdentifiers.swift Tests/Fuzz/RequestHeadersFuzz.swift"
     libs=ByteCoding max_len=512
     words=$(plain_words "Basic " "basic " "://" "http://" "https://" "localhost" ".localhost" "[::1]" ":9499" ":80" ":443" "127.0.0.1" "null")
-    # Seeds (the first byte picks the header: 0 Basic, 1 Host, 2 Origin).
+    # Seeds (the first byte modulo 5 picks the header: 0 Basic, 1 Host, 2 Origin, 3 a web app's origin, 4 a package name).
     seeds() {
         seed basic '\000Basic YWxpY2U6c2VjcmV0IHBhc3M='
-        seed basic-colons '\003basic  YTpiOmM  '
+        seed basic-colons '\005basic  YTpiOmM  '
         seed host '\001localhost:9499'
         seed host-ipv6 '\001[::1]:9499'
-        seed host-ipv4 '\004127.0.0.1:80'
+        seed host-ipv4 '\006127.0.0.1:80'
         seed origin '\002http://localhost:9499'
         seed origin-null '\002null'
+        seed app-origin '\003https://shop.example:8443'
+        seed app-origin-ipv6 '\003http://[::1]:9499'
+        seed app-package '\004com.example.app'
     }
     ;;
 state-import)
@@ -200,7 +204,8 @@ state-import)
     words=$(json_keys kind version clock offsetSeconds counters nextMessageId nextDeliveryNumber projects projectId \
         devices uninstalledTokens uninstalledApnsTokens topics deliveries messageLog faults next token apnsToken \
         platform bundleId appState registeredAt lastConnectedAt sequence subscriptions pendingDeliveries \
-        messageLogSequences owedMessagesDeleted pending delivered expired collapsed deleted dropped fcm apns)
+        messageLogSequences owedMessagesDeleted pending delivered expired collapsed deleted dropped fcm apns \
+        android web extras channels backgroundHandler pushData ttlSeconds origin notificationServiceExtension)
     # Seed: a snapshot with a device (subscribed, one pending delivery, owed a deletion signal), an
     # uninstalled token, a topic, a delivered APNs push, the log and a seeded fault.
     seeds() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make perf-count: user-space instructions per request, counted by callgrind over the whole server
-# process (every thread), for an FCM send and an APNs push (as `make bench` sends it, with an
-# `apns-id`, with every header) to an offline device and GET /healthz on the release binary, over
+# process (every thread), for an FCM send (to an Apple and to an Android device) and an APNs push
+# (as `make bench` sends it, with an `apns-id`, with every header) to an offline device and
+# GET /healthz on the release binary, over
 # h2c, the FCM send (with firebase-admin's headers) and GET /healthz over HTTP/1.1 too, and nghttpd
 # serving a static file over h2c, all in the same run. Unlike `make bench`, the counts do not
 # depend on the machine's speed of the moment: repeated runs agree to a few instructions.
@@ -99,11 +100,12 @@ emulator() {
 }
 
 # on_emulator VARIABLE PATH [h2load options...]: instructions per request for PATH on a fresh
-# emulator, into VARIABLE.
+# emulator, into VARIABLE; the command in $before, if set, runs once the emulator listens.
 on_emulator() {
   local variable=$1 path=$2 count
   shift 2
   emulator
+  if [ -n "${before:-}" ]; then $before; fi
   # Assigned on its own line, so that a failed load stops the script (`set -e`).
   count=$(per_request "$server_pid" "$emulator_url$path" "$@")
   stop
@@ -119,6 +121,15 @@ JSON
 fcm_send=(-d "$fcm_body" -H "content-type: application/json")
 
 on_emulator send /v1/projects/p/messages:send "${fcm_send[@]}" -H "authorization: Bearer perf"
+
+# The same send to an Android device (registered first with the message's token): converted to the
+# intent's extras instead of an APNs payload.
+bench_token=bench0000000000000000:APA91bBenchDeviceTokenForTheEmulatorBenchmark0123456789
+register_android() {
+  curl -sf -o /dev/null -X POST "$emulator_url/emulator/v1/projects/p/devices" \
+    -d "{\"platform\":\"android\",\"packageName\":\"com.example.bench\",\"token\":\"$bench_token\"}"
+}
+before=register_android on_emulator send_android /v1/projects/p/messages:send "${fcm_send[@]}" -H "authorization: Bearer perf"
 on_emulator healthz /healthz
 
 # HTTP/1.1, which firebase-admin's send() and pyfcm speak (through requests): the same FCM send
@@ -164,6 +175,7 @@ ratio() { python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.
 thousands() { python3 -c "import sys; print(f'{int(sys.argv[1]):,}')" "$1"; }
 row workload "instructions" "/ nghttpd"
 row "FCM send (offline device)" "$(thousands "$send")" "$(ratio "$send" "$static")"
+row "FCM send to an Android device" "$(thousands "$send_android")" "$(ratio "$send_android" "$static")"
 row "APNs send (offline device)" "$(thousands "$apns")" "$(ratio "$apns" "$static")"
 row "APNs send with an apns-id" "$(thousands "$apns_with_id")" "$(ratio "$apns_with_id" "$static")"
 row "APNs send with every apns-* header" "$(thousands "$apns_all_headers")" "$(ratio "$apns_all_headers" "$static")"

@@ -129,7 +129,7 @@ struct APNsRoutes {
         let outcome = core.send(
             project: recipient.project, target: .apnsToken(apnsRequest.deviceToken), origin: .apns,
             requestBody: body, implicitBundleID: apnsRequest.bundleID, knownDevice: recipient.device
-        ) { (context: DeliveryContext) -> Result<APNsNotification, APNsReason> in
+        ) { (context: DeliveryContext) -> Result<DeliveryContent?, APNsReason> in
             if givenID == nil { generatedID = context.generatedAPNsID }
             return .success(apnsRequest.notification(payload: body, context: context))
         }

@@ -24,9 +24,7 @@ struct DeviceRoutes {
     private func create(_ request: HTTPRequest) -> HTTPResponse {
         let registration: DeviceRegistration
         do {
-            let body = try JSONRequestBody(request, allowedKeys: [
-                    "platform", "bundleId", "apnsToken", "token", "appState", "notificationServiceExtension",
-                ])
+            let body = try JSONRequestBody(request, allowedKeys: Self.settingKeys.union(["platform", "apnsToken", "token"]))
             var platform = Platform.ios
             if let text = try body.string("platform") {
                 guard let value = Platform(rawValue: text) else {
@@ -34,11 +32,13 @@ struct DeviceRoutes {
                 }
                 platform = value
             }
+            try Self.checkSettings(body, for: platform)
             let appState = try Self.appState(body) ?? .background
             registration = DeviceRegistration(
-                platform: platform, bundleID: try body.string("bundleId"), apnsToken: try body.string("apnsToken"),
+                platform: platform, bundleID: try body.string(Self.appIDKey(platform)), apnsToken: try body.string("apnsToken"),
                 token: try body.string("token"), appState: appState,
-                hasNotificationServiceExtension: try body.bool("notificationServiceExtension") ?? true)
+                hasNotificationServiceExtension: try body.bool("notificationServiceExtension") ?? true,
+                androidChannels: try body.strings("channels"), hasBackgroundHandler: try body.bool("backgroundHandler") ?? true)
         } catch {
             return ControlPlane.error(error)
         }
@@ -75,17 +75,32 @@ struct DeviceRoutes {
         let appState: AppState?
         let bundleID: String?
         let hasExtension: Bool?
+        let channels: [String]??
+        let hasBackgroundHandler: Bool?
         do {
-            let body = try JSONRequestBody(request, allowedKeys: ["appState", "bundleId", "notificationServiceExtension"])
+            let body = try JSONRequestBody(request, allowedKeys: Self.settingKeys)
             appState = try Self.appState(body)
-            bundleID = try body.string("bundleId")
+            // The platform decides which settings apply: an admin call, seldom made, may read the device twice.
+            let platform: Platform
+            switch core.device(project: project(request), token: token) {
+            case .success(let device): platform = device.platform
+            case .failure(let error): return ControlPlane.lookupError(error, token: token)
+            }
+            try Self.checkSettings(body, for: platform)
+            bundleID = try body.string(Self.appIDKey(platform))
+            if let bundleID, let problem = DeviceRegistration.appIDProblem(bundleID, platform: platform) {
+                return ControlPlane.error(.invalidArgument(problem.message))
+            }
             hasExtension = try body.bool("notificationServiceExtension")
+            channels = body.has("channels") ? .some(try body.strings("channels")) : nil
+            hasBackgroundHandler = try body.bool("backgroundHandler")
         } catch {
             return ControlPlane.error(error)
         }
         switch core.updateDevice(
             project: project(request), token: token, appState: appState, bundleID: bundleID,
-            hasNotificationServiceExtension: hasExtension) {
+            hasNotificationServiceExtension: hasExtension, androidChannels: channels,
+            hasBackgroundHandler: hasBackgroundHandler) {
         case .success(let device):
             events.publish(.device(project: project(request), token: token, change: "updated"))
             return ControlPlane.ok(device.json)
@@ -178,6 +193,36 @@ struct DeviceRoutes {
         JSONSerializer.write(event.json, into: &bytes)
         bytes += "\n\n".utf8
         return bytes
+    }
+
+    /// The keys of a device's app id and settings, on every platform.
+    private static let settingKeys: Set<String> = [
+        "appState", "bundleId", "packageName", "origin", "notificationServiceExtension", "channels", "backgroundHandler",
+    ]
+
+    /// The key of a platform's app id: `bundleId`, `packageName` or `origin`.
+    private static func appIDKey(_ platform: Platform) -> String {
+        switch platform {
+        case .ios: "bundleId"
+        case .android: "packageName"
+        case .web: "origin"
+        }
+    }
+
+    /// Refuses the app id keys and settings of other platforms: a setting that is accepted must
+    /// do something.
+    private static func checkSettings(_ body: JSONRequestBody, for platform: Platform) throws(GoogleError) {
+        let own: [Platform: Set<String>] = [
+            .ios: ["bundleId", "notificationServiceExtension"], .android: ["packageName", "channels"],
+            .web: ["origin", "backgroundHandler"],
+        ]
+        for (other, keys) in own where other != platform {
+            for key in keys.sorted() where body.has(key) {
+                throw GoogleError.invalidArgument(
+                    "\(key) is for \(other.rawValue) devices; this device's platform is \(platform.rawValue)"
+                        + " (its app id is \(appIDKey(platform))).")
+            }
+        }
     }
 
     private static func appState(_ body: JSONRequestBody) throws(GoogleError) -> AppState? {

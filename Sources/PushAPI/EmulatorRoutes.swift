@@ -97,6 +97,10 @@ struct EmulatorRoutes {
         guard let delivery = core.delivery(project: request.pathParameters["project"] ?? "", id: id) else {
             return ControlPlane.error(.notFound("Delivery \(id) was not found in this project."))
         }
+        if let message = delivery.platformMessage {
+            return ControlPlane.error(.notFound(
+                "Delivery \(id) is to an \(message.platform.rawValue) device: Simulator push files hold Apple deliveries only."))
+        }
         var headers = HTTPHeaders()
         headers.set("content-disposition", "attachment; filename=\"\(SimulatorPushFile.fileName(of: delivery))\"")
         return .json(200, JSONSerializer.serialize(SimulatorPushFile.json(for: delivery)), headers: headers)

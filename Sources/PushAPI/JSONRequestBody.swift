@@ -80,6 +80,24 @@ struct JSONRequestBody {
         }
     }
 
+    /// An array of strings, or nil when absent or null.
+    func strings(_ key: String) throws(GoogleError) -> [String]? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .array(let values)?:
+            var strings: [String] = []
+            for value in values {
+                guard case .string(let text) = value else { throw Self.typeError(key, "TYPE_STRING", value) }
+                strings.append(text)
+            }
+            return strings
+        case let other?: throw Self.typeError(key, "TYPE_STRING", other)
+        }
+    }
+
+    /// Whether the field is present (null included).
+    func has(_ key: String) -> Bool { object[key] != nil }
+
     /// An integer field, or nil when absent or null.
     func integer(_ key: String) throws(GoogleError) -> Int64? {
         switch object[key] {

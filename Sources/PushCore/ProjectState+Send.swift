@@ -15,7 +15,7 @@ extension ProjectState {
         requestBody: [UInt8],
         implicitBundleID: String?,
         knownDevice: KnownDevice? = nil,
-        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+        makeContent: (DeliveryContext) -> Result<DeliveryContent?, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         var tokens = [String]()
         var newDevice: Device?
@@ -40,6 +40,7 @@ extension ProjectState {
         case .device(let shard, let position):
             slot = (shard, position)
         case .newDevice(let token, let apnsToken):
+            // Registered by the send as an Apple device: FCM's lenient mode and an APNs send.
             newDevice = makeDevice(
                 token: token ?? unusedToken(), apnsToken: apnsToken, platform: .ios,
                 bundleID: implicitBundleID ?? configuration.defaultBundleID, appState: .background, now: now)
@@ -60,20 +61,25 @@ extension ProjectState {
         // Converted first, numbered once every conversion succeeded: a failed one takes no numbers.
         // Typed throws rather than a `Result`: a generic `Result` is destroyed through its type's
         // metadata on every send.
-        func convert(for device: Device) throws(Failure) -> APNsNotification {
+        func convert(for device: Device) throws(Failure) -> DeliveryContent? {
             let context = DeliveryContext(
                 messageName: name, bundleID: device.bundleID, senderID: senderID,
-                generatedAPNsID: RandomUUID(using: &random), now: now)
-            return try makeNotification(context).get()
+                generatedAPNsID: RandomUUID(using: &random), now: now, app: device.app)
+            return try makeContent(context).get()
         }
         let exhaustedNumbers = SendOutcome<Failure>.exhausted(CounterExhausted(counter: .deliveryNumber))
         if slot != nil || newDevice != nil {
             // A token send reaches one device: it goes without the arrays a topic send needs.
+            // Nil: no numbers left (`exhausted`), or the device is skipped (`skipped`).
             func make(for device: Device) throws(Failure) -> Delivery? {
-                let notification = try convert(for: device)
+                guard let content = try convert(for: device) else {
+                    skipped = true
+                    return nil
+                }
                 guard let number = counters.takeDeliveryNumbers(1) else { return nil }
-                return .pending(notification, number: number, messageName: name, device: device, origin: origin, now: now)
+                return .pending(content, number: number, messageName: name, device: device, origin: origin, now: now)
             }
+            var skipped = false
             let made: Delivery?
             do throws(Failure) {
                 if let newDevice {
@@ -87,6 +93,12 @@ extension ProjectState {
             } catch {
                 return (.rejected(error), [])
             }
+            if skipped {
+                // The conversion gave nothing for the one device: the message is logged, with no delivery.
+                log.append(name: name, origin: origin, sentAt: now, target: target, requestBody: requestBody,
+                    deliveryNumbers: counters.upcomingDeliveryNumber..<counters.upcomingDeliveryNumber)
+                return (.accepted(SentMessage(messageName: name, deliveryNumbers: 0..<0)), [])
+            }
             guard let made else { return (exhaustedNumbers, []) }
             if let newDevice {
                 insert(newDevice)
@@ -98,14 +110,17 @@ extension ProjectState {
             // numbered or queued, so that a failed conversion leaves nothing behind. Each
             // delivery is queued as it is made ready, then the message is logged once, with the
             // range of its delivery numbers.
-            var converted = [(shard: Int, position: DeviceTable.Index, notification: APNsNotification)]()
+            var converted = [(shard: Int, position: DeviceTable.Index, content: DeliveryContent)]()
             converted.reserveCapacity(tokens.count)
             for token in tokens {
                 // Read in place: a copy of the device held on would make its queue copy when it grows.
                 let shard = DeviceShard.index(of: token)
                 guard let position = shards[shard].devices.index(forKey: token) else { continue }
                 do throws(Failure) {
-                    converted.append((shard, position, try convert(for: shards[shard].devices.values[position])))
+                    // A device the conversion skips gets nothing.
+                    if let content = try convert(for: shards[shard].devices.values[position]) {
+                        converted.append((shard, position, content))
+                    }
                 } catch {
                     return (.rejected(error), [])
                 }
@@ -115,9 +130,9 @@ extension ProjectState {
             let numbers = firstNumber..<firstNumber + converted.count
             var made = [Delivery]()
             made.reserveCapacity(converted.count)
-            for (offset, (shard, position, notification)) in converted.enumerated() {
+            for (offset, (shard, position, content)) in converted.enumerated() {
                 made.append(.pending(
-                    notification, number: firstNumber + offset, messageName: name,
+                    content, number: firstNumber + offset, messageName: name,
                     device: shards[shard].devices.values[position], origin: origin, now: now))
             }
             var subscribersOfAll = [StreamSubscriber]()

@@ -133,7 +133,11 @@ struct ProjectState: Sendable {
     func check(_ registration: DeviceRegistration, token: String) -> DeviceRegistrationError? {
         guard RegistrationToken.isWellFormed(token) else { return .malformedToken }
         guard device(token) == nil else { return .tokenInUse }
+        if let appID = registration.bundleID, let problem = DeviceRegistration.appIDProblem(appID, platform: registration.platform) {
+            return problem
+        }
         if let apnsToken = registration.apnsToken {
+            guard registration.platform == .ios else { return .apnsTokenNotApple(registration.platform) }
             guard APNsDeviceToken.isWellFormed(apnsToken) else { return .malformedAPNsToken }
             let normalized = APNsDeviceToken.normalized(apnsToken)
             guard shards[DeviceShard.index(of: normalized)].tokenByAPNsToken[normalized] == nil else { return .apnsTokenInUse }

@@ -1,7 +1,8 @@
 /// FCM's way in: a decoded and checked v1 message, converted here for each device it reaches.
 extension PushEmulatorCore {
     /// Sends an FCM v1 message (`messages:send` without `validate_only`): each device it reaches
-    /// gets the message converted for it (`FCMToApple`), measured against Apple's payload limit.
+    /// gets the message converted for its platform (`FCMToDevice`); an Apple device's is measured
+    /// against Apple's payload limit.
     /// A message too big for one device is refused for all: nothing is stored, registered or logged.
     /// - Parameter requestBody: the request as the sender wrote it, for the message log.
     // Inlinable, so that the route calls the send specialized for Google's errors with the
@@ -10,7 +11,7 @@ extension PushEmulatorCore {
     @inlinable
     public func send(project: String, message: FCMMessage, requestBody: [UInt8]) -> SendOutcome<GoogleError> {
         send(project: project, target: message.target, origin: .fcm, requestBody: requestBody) { context in
-            FCMToApple.notification(for: message, context: context)
+            FCMToDevice.content(for: message, context: context)
         }
     }
 
@@ -19,7 +20,7 @@ extension PushEmulatorCore {
     @inlinable
     public func checkSend(project: String, message: FCMMessage) -> Result<TargetStatus, GoogleError> {
         checkSend(project: project, target: message.target) { context in
-            FCMToApple.notification(for: message, context: context)
+            FCMToDevice.content(for: message, context: context)
         }
     }
 }

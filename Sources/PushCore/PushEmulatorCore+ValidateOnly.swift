@@ -6,14 +6,17 @@ extension PushEmulatorCore {
     /// is rejected here as the send would reject it. Registers, numbers and logs nothing.
     public func checkSend<Failure: Error & Sendable>(
         project: String, target: MessageTarget,
-        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+        makeContent: (DeliveryContext) -> Result<DeliveryContent?, Failure>
     ) -> Result<TargetStatus, Failure> {
         let now = self.now
         func check(_ projectState: ProjectState) -> Result<TargetStatus, Failure> {
             var bundleID = configuration.defaultBundleID
+            var app = DeliveryContext.AppKind.ios
             switch projectState.resolve(target, mode: configuration.tokenMode) {
             case .unreachable(let reason): return .success(.unreachable(reason))
-            case .device(let shard, let position): bundleID = projectState.shards[shard].devices.values[position].bundleID
+            case .device(let shard, let position):
+                bundleID = projectState.shards[shard].devices.values[position].bundleID
+                app = projectState.shards[shard].devices.values[position].app
             case .devices, .newDevice: break
             }
             // The id the next send gets, left for it.
@@ -24,8 +27,8 @@ extension PushEmulatorCore {
             let context = DeliveryContext(
                 messageName: name, bundleID: bundleID,
                 senderID: configuration.senderID ?? projectState.derivedSenderID,
-                generatedAPNsID: RandomUUID(using: &placeholder), now: now)
-            return makeNotification(context).map { _ in .deliverable }
+                generatedAPNsID: RandomUUID(using: &placeholder), now: now, app: app)
+            return makeContent(context).map { _ in .deliverable }
         }
         return withProject(project) { check($0) } ?? check(ProjectState(projectID: project))
     }

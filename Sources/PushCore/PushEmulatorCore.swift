@@ -116,11 +116,14 @@ public final class PushEmulatorCore: Sendable {
         return withProject(creating: project) { projectState in
             let token = registration.token ?? projectState.unusedToken()
             if let error = projectState.check(registration, token: token) { return .failure(error) }
+            let defaultAppID = registration.platform == .web ? DeviceRegistration.defaultWebOrigin : configuration.defaultBundleID
             var device = projectState.makeDevice(
                 token: token, apnsToken: registration.apnsToken, platform: registration.platform,
-                bundleID: registration.bundleID ?? configuration.defaultBundleID,
+                bundleID: registration.bundleID ?? defaultAppID,
                 appState: registration.appState, now: now)
             device.hasNotificationServiceExtension = registration.hasNotificationServiceExtension
+            device.androidChannels = registration.androidChannels
+            device.hasBackgroundHandler = registration.hasBackgroundHandler
             projectState.insert(device)
             if let apnsToken = device.apnsToken { indexes.noteAPNsToken(apnsToken, in: project) }
             return .success(device)
@@ -147,12 +150,19 @@ public final class PushEmulatorCore: Sendable {
         } ?? .failure(.notFound)
     }
 
-    /// Changes a device's app state, bundle id and notification service extension setting, those
-    /// given (`PATCH .../devices/{token}`).
+    /// Changes a device's app state, app id (bundle id, package name or origin) and settings,
+    /// those given (`PATCH .../devices/{token}`); `androidChannels` `.some(nil)` goes back to
+    /// every channel.
     public func updateDevice(
         project: String, token: String, appState: AppState? = nil, bundleID: String? = nil,
-        hasNotificationServiceExtension: Bool? = nil
+        hasNotificationServiceExtension: Bool? = nil, androidChannels: [String]?? = nil, hasBackgroundHandler: Bool? = nil
     ) -> Result<Device, DeviceLookupError> {
+        func change(_ device: inout Device) {
+            if let appState { device.appState = appState }
+            if let hasNotificationServiceExtension { device.hasNotificationServiceExtension = hasNotificationServiceExtension }
+            if let androidChannels { device.androidChannels = androidChannels }
+            if let hasBackgroundHandler { device.hasBackgroundHandler = hasBackgroundHandler }
+        }
         // A new bundle id goes into the device's APNs token entry too, which may be in another
         // shard: the whole project is taken for it (an admin call, seldom made).
         if let bundleID {
@@ -161,17 +171,13 @@ public final class PushEmulatorCore: Sendable {
                     return .failure(projectState.lookupError(token: token))
                 }
                 let shard = DeviceShard.index(of: token)
-                if let appState { projectState.shards[shard].devices[token]!.appState = appState }
-                if let hasNotificationServiceExtension {
-                    projectState.shards[shard].devices[token]!.hasNotificationServiceExtension = hasNotificationServiceExtension
-                }
+                change(&projectState.shards[shard].devices[token]!)
                 return .success(projectState.shards[shard].devices[token]!)
             } ?? .failure(.notFound)
         }
         return withShard(of: token, in: project) { shard -> Result<Device, DeviceLookupError> in
             guard var device = shard.devices[token] else { return .failure(shard.lookupError(token: token)) }
-            if let appState { device.appState = appState }
-            if let hasNotificationServiceExtension { device.hasNotificationServiceExtension = hasNotificationServiceExtension }
+            change(&device)
             shard.devices[token] = device
             return .success(device)
         } ?? .failure(.notFound)
@@ -197,10 +203,10 @@ public final class PushEmulatorCore: Sendable {
     // FCM's failure type gets a specialized entry point: a generic call from another module
     // would look up `SendOutcome<Failure>`'s metadata at run time on every send.
     /// Accepts a message: resolves the target to devices (in lenient mode registering an unknown
-    /// well-formed token), builds each device's notification with `makeNotification`, applies
-    /// the queue rules, logs it, and hands it to open streams.
+    /// well-formed token), builds what each device receives with `makeContent` (nil: the device
+    /// is skipped), applies the queue rules, logs it, and hands it to open streams.
     ///
-    /// `makeNotification` must be pure (for FCM: convert, measure, check the size) and must not
+    /// `makeContent` must be pure (for FCM: convert, measure, check the size) and must not
     /// call back into the emulator: for a send to one stored device it runs outside every lock,
     /// between two short turns under its shard's (`DeviceShard+PreparedSend`), and may run again
     /// if the device changed meanwhile; for other sends, with the whole project locked. If it fails for any device,
@@ -221,7 +227,7 @@ public final class PushEmulatorCore: Sendable {
         requestBody: [UInt8],
         implicitBundleID: String? = nil,
         knownDevice: KnownDevice? = nil,
-        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+        makeContent: (DeliveryContext) -> Result<DeliveryContent?, Failure>
     ) -> SendOutcome<Failure> {
         // Compacted before the lock, when long: a megabyte of padding is walked while other
         // sends go on. Two calls rather than one with the body chosen: a chosen body is a copy,
@@ -229,11 +235,11 @@ public final class PushEmulatorCore: Sendable {
         guard requestBody.count <= LoggedRequestBody.keptAsSentLimit else {
             return accept(
                 project: project, target: target, origin: origin, requestBody: LoggedRequestBody.kept(requestBody),
-                implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeNotification: makeNotification)
+                implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeContent: makeContent)
         }
         return accept(
             project: project, target: target, origin: origin, requestBody: requestBody,
-            implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeNotification: makeNotification)
+            implicitBundleID: implicitBundleID, knownDevice: knownDevice, makeContent: makeContent)
     }
 
     /// `send` once its request body is as the log keeps it.
@@ -245,7 +251,7 @@ public final class PushEmulatorCore: Sendable {
         requestBody: [UInt8],
         implicitBundleID: String?,
         knownDevice: KnownDevice?,
-        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+        makeContent: (DeliveryContext) -> Result<DeliveryContent?, Failure>
     ) -> SendOutcome<Failure> {
         // The project the device was found in a moment ago, unless it was removed since.
         var slot = knownDevice?.slot.flatMap { $0.id == project ? $0 : nil } ?? directory.slot(creating: project)
@@ -288,19 +294,20 @@ public final class PushEmulatorCore: Sendable {
                     projectState.accept(
                         counters: counters, indexes: indexes, configuration: configuration, now: now, target: target,
                         origin: origin, requestBody: requestBody, implicitBundleID: implicitBundleID,
-                        knownDevice: knownDevice, makeNotification: makeNotification)
+                        knownDevice: knownDevice, makeContent: makeContent)
                 }
             case .convertOutside(let prepared)?:
-                let notification: APNsNotification
-                switch makeNotification(prepared.context) {
-                case .success(let made): notification = made
+                let content: DeliveryContent
+                switch makeContent(prepared.context) {
+                case .success(let made?): content = made
+                case .success(nil): return .accepted(SentMessage(messageName: prepared.context.messageName, deliveryNumbers: 0..<0))
                 case .failure(let failure): return .rejected(failure)
                 }
                 // Nil (twice) when the project or the device went meanwhile, or the device's
                 // bundle id changed: the send starts again.
                 sent = slot.withShard(DeviceShard.index(of: prepared.device)) { deviceShard in
                     deviceShard.commit(
-                        prepared, notification, target: target, origin: origin, configuration: configuration
+                        prepared, content, target: target, origin: origin, configuration: configuration
                     ) { loggedTarget in
                         // Never nil: a project is removed with every shard's lock held, this one's too.
                         slot.withProjectPart { projectState in
@@ -332,11 +339,11 @@ public final class PushEmulatorCore: Sendable {
         origin: DeliveryOrigin,
         request: JSONValue,
         implicitBundleID: String? = nil,
-        makeNotification: (DeliveryContext) -> Result<APNsNotification, Failure>
+        makeContent: (DeliveryContext) -> Result<DeliveryContent?, Failure>
     ) -> SendOutcome<Failure> {
         send(
             project: project, target: target, origin: origin, requestBody: JSONSerializer.serialize(request),
-            implicitBundleID: implicitBundleID, makeNotification: makeNotification)
+            implicitBundleID: implicitBundleID, makeContent: makeContent)
     }
 
     // MARK: Connections

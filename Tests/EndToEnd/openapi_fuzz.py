@@ -14,6 +14,11 @@ Left out of the run, and why:
 - the `allow_header_conformance` check: a registration token may contain `:`, so
   `/devices/abc:connect` is also the path of the device `abc:connect`, and the `Allow` of a 405
   there rightly lists the methods of both routes, which the check reads as undocumented.
+
+And one check is widened: a `PATCH` of a device may be answered 400 to a schema-valid body
+(`positive_data_acceptance` of `updateDevice`): which fields apply depends on the stored device's
+platform (`channels` on an Android device only), which the body does not name and the document
+cannot express. Registration names the platform, and its schema has a branch for each.
 """
 import argparse
 import json
@@ -26,6 +31,11 @@ import urllib.request
 
 ALWAYS_EXCLUDED = ["streamDevice", "watchEvents", "importState"]
 SKIPPED_CHECKS = ["allow_header_conformance"]
+CONFIG = """
+[[operations]]
+include-operation-id = "updateDevice"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404"]
+"""
 
 
 def served(base_url, method, path):
@@ -55,7 +65,8 @@ def run(base_url, *, examples, seconds=None, seed=None, workers=1, timeout=600):
     with urllib.request.urlopen(base_url + "/emulator/v1/openapi.json", timeout=10) as response:
         document = json.load(response)
     command = [
-        sys.executable, "-m", "schemathesis.cli", "run", base_url + "/emulator/v1/openapi.json",
+        sys.executable, "-m", "schemathesis.cli", "--config-file", "schemathesis.toml", "run",
+        base_url + "/emulator/v1/openapi.json",
         "--url", base_url, "--checks", "all", "--exclude-checks", ",".join(SKIPPED_CHECKS),
         "--max-examples", str(examples), "--workers", str(workers),
         "--generation-database", "none", "--no-color", "--request-timeout", "30",
@@ -68,6 +79,8 @@ def run(base_url, *, examples, seconds=None, seed=None, workers=1, timeout=600):
         command += ["--max-time", str(seconds)]
     # In a scratch directory: schemathesis keeps a cache (.schemathesis/) in its working directory.
     with tempfile.TemporaryDirectory(prefix="push-emulator-schemathesis-") as scratch:
+        with open(os.path.join(scratch, "schemathesis.toml"), "w") as config:
+            config.write(CONFIG)
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=scratch)
     return done.returncode, done.stdout + done.stderr
 

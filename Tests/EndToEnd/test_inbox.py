@@ -95,7 +95,7 @@ def fcm_sender(emulator, project):
 def test_a_device_registered_in_the_page_shows_an_sdk_send_without_a_reload(page, emulator):
     project = own_project()
     open_view(page, emulator, f"/p/{project}")
-    page.find_element(By.NAME, "bundleId").send_keys("com.example.inbox")
+    page.find_element(By.NAME, "appId").send_keys("com.example.inbox")
     page.find_element(By.CSS_SELECTOR, "form[aria-label='Register a device'] button[type=submit]").click()
     token, _ = browser.wait_for(lambda: browser.text_of(page, "#device-token"))
     assert Api(emulator.http, project).call("GET", f"/emulator/v1/projects/{project}/devices/{token}")[0] == 200
@@ -110,6 +110,37 @@ def test_a_device_registered_in_the_page_shows_an_sdk_send_without_a_reload(page
     assert page.execute_script("return window.notReloaded") is True
     card = browser.text_of(page, "article.delivery")
     assert "It is on its way" in card and "COM.EXAMPLE.INBOX" in card.upper()
+
+
+def test_android_and_web_deliveries_are_previewed_as_their_devices_show_them(page, emulator):
+    project = own_project()
+    api = Api(emulator.http, project)
+    android = api.register(platform="android", packageName="com.example.shade", channels=["news"])
+    web = api.register(platform="web", origin="https://shop.example")
+    send = fcm_sender(emulator, project)
+    send({"token": android, "notification": {"title": "Shade title", "body": "Shade body"},
+          "android": {"notification": {"channel_id": "scores", "color": "#ff0000"}}})
+    open_view(page, emulator, f"/p/{project}/devices/{android}")
+    card, _ = browser.wait_for(lambda: browser.text_of(page, "article.delivery .android-card"))
+    assert "Shade title" in card and "Shade body" in card and "com.example.shade" in card
+    assert "channel fcm_fallback_notification_channel" in card
+    notes = browser.text_of(page, "article.delivery .notes")
+    assert "never created channel" in notes and "launcher activity" in notes
+    assert "gcm.notification.title" in browser.text_of(page, "article.delivery details")
+    assert browser.find(page, "article.delivery a[download]") == []
+
+    send({"token": web, "notification": {"title": "Sale", "body": "50% off"},
+          "webpush": {"notification": {"actions": [{"action": "buy", "title": "Buy now"}]},
+                      "fcm_options": {"link": "https://shop.example/sale"}}})
+    open_view(page, emulator, f"/p/{project}/devices/{web}")
+    card, _ = browser.wait_for(lambda: browser.text_of(page, "article.delivery .web-card"))
+    assert "Sale" in card and "50% off" in card and "shop.example" in card and "Buy now" in card
+    preview = browser.text_of(page, "article.delivery .preview")
+    assert "A click opens https://shop.example/sale" in preview and "onBackgroundMessage" in preview
+    # The web app's own switch: its service worker's handler.
+    page.find_element(By.NAME, "backgroundHandler").click()
+    browser.wait_for(lambda: api.call("GET", f"/emulator/v1/projects/{project}/devices/{web}")[1]["backgroundHandler"] is False)
+    assert browser.find(page, "input[name=notificationServiceExtension]") == []
 
 
 def test_101_queued_then_a_connect_shows_the_messages_deleted_signal(page, emulator):
@@ -252,10 +283,10 @@ def test_the_keyboard_alone_registers_a_device_and_every_control_has_a_label(pag
     assert page.execute_script("return document.getElementById('view').dataset.route") == f"/p/{project}"
     page.switch_to.active_element.send_keys(Keys.TAB)
     for _ in range(40):
-        if page.switch_to.active_element.get_attribute("name") == "bundleId":
+        if page.switch_to.active_element.get_attribute("name") == "appId":
             break
         page.switch_to.active_element.send_keys(Keys.TAB)
-    assert page.switch_to.active_element.get_attribute("name") == "bundleId"
+    assert page.switch_to.active_element.get_attribute("name") == "appId"
     page.switch_to.active_element.send_keys("com.example.keys")
     for _ in range(10):
         page.switch_to.active_element.send_keys(Keys.TAB)

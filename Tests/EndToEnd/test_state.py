@@ -25,6 +25,11 @@ def populate(api):
     assert topics.subscribe(first, "news")[0] == 200
     assert topics.subscribe(second, "news")[0] == 200
     assert api.send({"token": first, "notification": {"title": "pending", "body": "for one"}})[0] == 200
+    # Android and web devices, with their settings and a pending message each.
+    android = api.register(token="device-android", platform="android", packageName="com.example.state", channels=["news"])
+    web = api.register(token="device-web", platform="web", origin="https://state.example", backgroundHandler=False)
+    assert api.send({"token": android, "notification": {"title": "to android"}, "android": {"collapse_key": "k"}})[0] == 200
+    assert api.send({"token": web, "data": {"to": "web"}, "webpush": {"headers": {"TTL": "3600", "Topic": "t"}}})[0] == 200
     assert api.send({"topic": "news", "data": {"n": "1"}})[0] == 200
     assert api.connect(second)
     assert api.send({"token": gone, "data": {"k": "v"}})[0] == 200
@@ -49,7 +54,7 @@ def test_export_reset_import_restores_everything(start_emulator):
     api = Api(emulator.http)
     first, second, gone = populate(api)
     snapshot = export(api)
-    assert snapshot["kind"] == "push-emulator-state" and snapshot["version"] == 2
+    assert snapshot["kind"] == "push-emulator-state" and snapshot["version"] == 3
     messages_before = api.call("GET", f"/emulator/v1/projects/{api.project}/messages")[1]
 
     assert api.call("DELETE", STATE)[0] == 200
@@ -82,7 +87,7 @@ def test_a_refused_snapshot_changes_nothing(start_emulator):
     api = Api(emulator.http)
     populate(api)
     snapshot = export(api)
-    bad_version = dict(snapshot, version=3)
+    bad_version = dict(snapshot, version=4)
     text = json.dumps(snapshot).encode()
     for body, where in [(bad_version, "version"), (text[: len(text) // 2], "JSON"), (b"", "JSON")]:
         status, answer = api.call("PUT", STATE, body, {"Content-Type": "application/json"})
@@ -175,7 +180,7 @@ def test_import_of_a_bad_file_refuses_to_start_and_writes_nothing(start_emulator
     content = {
         "truncated": good[: len(good) * 2 // 3],
         "corrupt": good.replace(b'"devices"', b'"dev!ces"', 1),
-        "wrong version": good.replace(b'"version":2', b'"version":7', 1),
+        "wrong version": good.replace(b'"version":3', b'"version":7', 1),
         "missing": None,
     }[damage]
     if content is not None:

@@ -72,7 +72,7 @@ public func fuzzAPNsRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let outcome = core.send(
         project: recipient.project, target: .apnsToken(request.deviceToken), origin: .apns, requestBody: body,
         implicitBundleID: request.bundleID, knownDevice: recipient.device
-    ) { (context: DeliveryContext) -> Result<APNsNotification, APNsReason> in
+    ) { (context: DeliveryContext) -> Result<DeliveryContent?, APNsReason> in
         .success(checked.notification(payload: body, context: context))
     }
     guard case .accepted = outcome else { preconditionFailure("a checked push was not accepted: \(outcome)") }

@@ -39,7 +39,7 @@ public func fuzzStateImport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = again.connect(project: project, token: device.token)
             for target in [MessageTarget.token(device.token)] + device.topics.map(MessageTarget.topic) {
                 _ = again.send(project: project, target: target, origin: .fcm, requestBody: Array("{}".utf8)) { _ in
-                    Result<APNsNotification, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
+                    Result<DeliveryContent?, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
                 }
                 _ = try? again.messages(project: project, filter: MessageLogFilter(topic: device.topics.first))
             }

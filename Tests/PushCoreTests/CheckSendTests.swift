@@ -9,7 +9,7 @@ final class CheckSendTests: XCTestCase {
         let core = makeCore()
         register(core)
         let checked = core.checkSend(project: "demo", target: .token("device-1")) { _ in
-            Result<APNsNotification, GoogleError>.failure(.fcmMessageTooBig(byteCount: 5000, limit: 4096))
+            Result<DeliveryContent?, GoogleError>.failure(.fcmMessageTooBig(byteCount: 5000, limit: 4096))
         }
         XCTAssertEqual(try? checked.get(), nil)
         guard case .failure(let error) = checked else { return XCTFail("the conversion's failure must be the answer") }
@@ -22,7 +22,7 @@ final class CheckSendTests: XCTestCase {
         var seen: DeliveryContext?
         let checked = core.checkSend(project: "demo", target: .token("device-1")) { context in
             seen = context
-            return Result<APNsNotification, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
+            return Result<DeliveryContent?, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
         }
         XCTAssertEqual(checked.get(), .deliverable)
         // The id the check converted under is the one the next send gets: the size it measured

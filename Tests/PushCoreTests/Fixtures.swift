@@ -54,7 +54,7 @@ func sendFCM(
 /// The target's status as `validate_only` sees it, with a conversion that always succeeds.
 func checkTarget(_ core: PushEmulatorCore, _ target: MessageTarget, project: String = "demo") -> TargetStatus {
     let checked = core.checkSend(project: project, target: target) { _ in
-        Result<APNsNotification, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
+        Result<DeliveryContent?, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
     }
     switch checked {
     case .success(let status): return status

@@ -186,9 +186,42 @@ show();
 
 """#,
         "delivery.js": #"""
-// One delivery: its preview, state history, APNs headers and payload, and its Simulator file.
+// One delivery: its preview, state history, and what the device got: an Apple device's APNs
+// headers, payload and Simulator file, an Android device's extras and RemoteMessage, a web
+// device's push message and MessagePayload.
 import { h, json, stateBadge, keyValues, when } from "./dom.js";
 import { applePreview } from "./preview-apple.js";
+import { androidPreview } from "./preview-android.js";
+import { webPreview } from "./preview-web.js";
+
+/** The preview component for the delivery's platform, read from what it carries. */
+function preview(delivery, device) {
+  if (delivery.remoteMessage) return androidPreview(delivery, device);
+  if (delivery.messagePayload) return webPreview(delivery, device);
+  return applePreview(delivery, device);
+}
+
+/** What the device got, as the platform's SDK has it. */
+function received(delivery) {
+  if (delivery.remoteMessage) {
+    return [
+      h("details", { open: true }, h("summary", {}, "Intent extras"), json(delivery.extras, "Android intent extras")),
+      h("details", {}, h("summary", {}, "RemoteMessage"), json(delivery.remoteMessage, "RemoteMessage getters")),
+    ];
+  }
+  if (delivery.messagePayload) {
+    return [
+      h("details", { open: true }, h("summary", {}, "Push message"), json(delivery.pushData, "Web push message")),
+      h("details", {}, h("summary", {}, "MessagePayload"), json(delivery.messagePayload, "MessagePayload")),
+    ];
+  }
+  return [
+    h("table", { class: "headers", "aria-label": "APNs headers" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Header"), h("th", { scope: "col" }, "Value"))),
+      h("tbody", {}, Object.entries(delivery.headers).map(([name, value]) => h("tr", {}, h("td", { class: "mono" }, name), h("td", { class: "mono" }, value))))),
+    h("details", { open: true }, h("summary", {}, "Payload"), json(delivery.payload, "APNs payload")),
+  ];
+}
 
 /** The message id of `projects/{p}/messages/{id}`. */
 export function messageIdOf(name) {
@@ -204,9 +237,9 @@ export function deliveryCard(delivery, device, project) {
       h("strong", {}, delivery.id), stateBadge(delivery.state),
       h("span", { class: "badge" }, delivery.origin.toUpperCase()),
       h("a", { href: `#/p/${encodeURIComponent(project)}/messages/${messageId}` }, `message ${messageId}`),
-      h("a", { href: delivery.simulatorFile, download: "" }, "Download .apns")),
+      delivery.simulatorFile ? h("a", { href: delivery.simulatorFile, download: "" }, "Download .apns") : null),
     h("div", { class: "grid" },
-      applePreview(delivery, device),
+      preview(delivery, device),
       h("div", {},
         keyValues([
           ["Device", h("a", { class: "mono", href: `#/p/${encodeURIComponent(project)}/devices/${encodeURIComponent(delivery.token)}` }, `${delivery.token.slice(0, 20)}…`)],
@@ -216,10 +249,7 @@ export function deliveryCard(delivery, device, project) {
         ]),
         h("h3", { class: "visually-hidden" }, "State history"),
         h("ol", { class: "notes", "aria-label": "State history" }, history),
-        h("table", { class: "headers", "aria-label": "APNs headers" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Header"), h("th", { scope: "col" }, "Value"))),
-          h("tbody", {}, Object.entries(delivery.headers).map(([name, value]) => h("tr", {}, h("td", { class: "mono" }, name), h("td", { class: "mono" }, value))))),
-        h("details", { open: true }, h("summary", {}, "Payload"), json(delivery.payload, "APNs payload")))));
+        received(delivery))));
 }
 
 """#,
@@ -387,6 +417,10 @@ dl.kv dd { margin: 0; overflow-wrap: anywhere; }
 /* An Apple notification as iOS draws it: a rounded translucent card. */
 .phone { background: linear-gradient(160deg, #3a4a6b, #6b4a6b); border-radius: 18px; padding: 14px; }
 .phone.banner { background: linear-gradient(160deg, #8aa2c8, #c8a2b8); }
+.phone.android { background: linear-gradient(160deg, #2f4f3f, #4a6b5a); }
+.phone.web { background: var(--bg); border: 1px solid var(--line); }
+.ios-card.android-card .app .icon { border-radius: 50%; background: #3ddc84; }
+.ios-card.android-card .app, .ios-card.web-card .app { text-transform: none; }
 .ios-card { background: var(--card); color: var(--card-text); border-radius: 14px; padding: 10px 12px; box-shadow: var(--shadow);
   display: grid; grid-template-columns: 1fr auto; gap: 2px 10px; }
 .ios-card .app { grid-column: 1 / -1; display: flex; gap: 6px; align-items: center; font-size: 12px; text-transform: uppercase; opacity: .75; }
@@ -546,10 +580,76 @@ export function throttled(refresh, delay = 250) {
 }
 
 """#,
+        "preview-android.js": #"""
+// An Android delivery as the device presents it: a notification-shade card when the SDK shows it,
+// or the RemoteMessage that onMessageReceived gets, with the presentation notes beside it
+// (docs/android.md). Same shape as the Apple preview: (delivery, device) → element.
+import { h, json } from "./dom.js";
+
+/** A title or body, or its localization key with the arguments, as the SDK would look it up. */
+function text(notification, name) {
+  if (typeof notification[name] === "string") return notification[name];
+  const key = notification[`${name}LocalizationKey`];
+  if (typeof key !== "string") return undefined;
+  const args = notification[`${name}LocalizationArgs`];
+  return `⟨${key}${Array.isArray(args) && args.length ? `: ${args.join(", ")}` : ""}⟩`;
+}
+
+function hostOf(url) {
+  try { return new URL(url).host; } catch { return url.slice(0, 24); }
+}
+
+/** The small icon, in the notification's colour when it is one the SDK accepts (set through the
+ * CSSOM: the page's policy refuses inline style attributes). */
+function appIcon(color) {
+  const icon = h("span", { class: "icon", "aria-hidden": "true" });
+  if (typeof color === "string" && /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(color)) icon.style.background = color.length === 9 ? `#${color.slice(3)}` : color;
+  return icon;
+}
+
+/** The preview of one Android delivery for `device` (may be null: a device since uninstalled). */
+export function androidPreview(delivery, device) {
+  const message = delivery.remoteMessage || {};
+  const presentation = delivery.presentation || {};
+  const notification = message.notification || {};
+  const appState = device?.appState || "background";
+  const appName = device?.packageName || device?.bundleId || "app";
+  const parts = [];
+  if (presentation.shown) {
+    const meta = [
+      presentation.channel ? `channel ${presentation.channel}` : null,
+      notification.tag ? `tag ${notification.tag}` : null,
+      notification.notificationCount !== undefined ? `count ${notification.notificationCount}` : null,
+      notification.sound ? `sound ${notification.sound}` : null,
+    ].filter(Boolean).join(" · ");
+    parts.push(h("figure", { class: "phone android", "aria-label": "Notification preview" },
+      h("div", { class: "ios-card android-card" },
+        h("div", { class: "app" }, appIcon(notification.color), appName, h("span", { class: "when" }, "now")),
+        text(notification, "title") ? h("div", { class: "title" }, text(notification, "title")) : null,
+        h("div", { class: "body" }, text(notification, "body") ?? ""),
+        notification.imageUrl ? h("div", { class: "image", title: notification.imageUrl, "aria-label": `Image ${notification.imageUrl}` }, "image", h("br"), hostOf(notification.imageUrl)) : null,
+        meta ? h("div", { class: "meta" }, meta) : null),
+      h("figcaption", { class: "visually-hidden" }, "Notification shade")));
+  } else {
+    parts.push(h("div", { class: "callback" },
+      h("p", {}, "Nothing is shown."),
+      presentation.callback ? h("p", {}, "The app's ", h("code", {}, presentation.callback), " receives this RemoteMessage:") : h("p", {}, "No app code runs."),
+      json(message, "What the app receives")));
+  }
+  parts.push(h("ul", { class: "notes", "aria-label": "Presentation notes" },
+    h("li", {}, `${presentation.shown ? "Shown by the SDK" : "Not shown"} (app ${appState})`),
+    h("li", {}, presentation.callback ? ["Callback: ", h("code", {}, presentation.callback)] : "No callback"),
+    presentation.tapOpens ? h("li", {}, `A tap opens ${presentation.tapOpens} with extras ${(presentation.tapExtras || []).join(", ")}`) : null,
+    (presentation.warnings || []).map((warning) => h("li", { class: "warning" }, `⚠ ${warning.message}`))));
+  return h("div", { class: "preview" }, parts);
+}
+
+"""#,
         "preview-apple.js": #"""
 // An Apple delivery as the device presents it: a lock-screen or banner card for an alert, or what
 // the app's callback receives for the rest, with the presentation notes beside it. The Android and
-// web previews (other platforms) are components of the same shape: (delivery, device) → element.
+// web previews (preview-android.js, preview-web.js) are components of the same shape:
+// (delivery, device) → element.
 import { h, json } from "./dom.js";
 
 /** The text of an `aps.alert` field: a string, or a localization key with its arguments. */
@@ -621,12 +721,68 @@ export function applePreview(delivery, device) {
 }
 
 """#,
+        "preview-web.js": #"""
+// A web delivery as the browser presents it: the notification the service worker shows, or the
+// MessagePayload a handler gets, with the presentation notes beside it (docs/web.md). Same shape
+// as the Apple preview: (delivery, device) → element.
+import { h, json } from "./dom.js";
+
+function hostOf(url) {
+  try { return new URL(url).host; } catch { return String(url).slice(0, 24); }
+}
+
+/** The preview of one web delivery for `device` (may be null: a device since uninstalled). */
+export function webPreview(delivery, device) {
+  const payload = delivery.messagePayload || {};
+  const notification = delivery.pushData?.notification || {};
+  const presentation = delivery.presentation || {};
+  const appState = device?.appState || "background";
+  const site = hostOf(device?.origin || device?.bundleId || "site");
+  const parts = [];
+  if (presentation.shown) {
+    const actions = Array.isArray(notification.actions) ? notification.actions : [];
+    parts.push(h("figure", { class: "phone web", "aria-label": "Notification preview" },
+      h("div", { class: "ios-card web-card" },
+        h("div", { class: "app" }, h("span", { class: "icon", "aria-hidden": "true" }), site, h("span", { class: "when" }, "now")),
+        h("div", { class: "title" }, typeof notification.title === "string" ? notification.title : ""),
+        typeof notification.body === "string" ? h("div", { class: "body" }, notification.body) : null,
+        typeof notification.image === "string" ? h("div", { class: "image", title: notification.image, "aria-label": `Image ${notification.image}` }, "image", h("br"), hostOf(notification.image)) : null,
+        actions.length ? h("div", { class: "meta" }, actions.map((action) => h("span", { class: "badge" }, String(action?.title ?? action?.action ?? "")))) : null),
+      h("figcaption", { class: "visually-hidden" }, "Browser notification")));
+  }
+  if (presentation.callback) {
+    parts.push(h("div", { class: "callback" },
+      h("p", {}, "The ", h("code", {}, presentation.callback), " handler receives this MessagePayload:"),
+      json(payload, "What the handler receives")));
+  } else if (!presentation.shown) {
+    parts.push(h("p", {}, "Nothing is shown and no handler runs."));
+  }
+  parts.push(h("ul", { class: "notes", "aria-label": "Presentation notes" },
+    h("li", {}, `${presentation.shown ? "Shown by the service worker" : "Not shown"} (app ${appState})`),
+    presentation.clickOpens ? h("li", {}, `A click opens ${presentation.clickOpens}`) : null,
+    (presentation.warnings || []).map((warning) => h("li", { class: "warning" }, `⚠ ${warning.message}`))));
+  return h("div", { class: "preview" }, parts);
+}
+
+"""#,
         "view-device.js": #"""
 // A device: what it is, what can be done to it, and its deliveries, newest first, live.
 import { api, path } from "./api.js";
 import { h, fill, field, select, keyValues, when, toast, confirmButton } from "./dom.js";
 import { onEvent, throttled } from "./live.js";
 import { deliveryCard } from "./delivery.js";
+
+/** The app id and settings a device of its platform has (docs/android.md, docs/web.md). */
+function appFacts(device) {
+  switch (device.platform) {
+    case "android":
+      return [["Package name", device.packageName], ["Channels", device.channels ? device.channels.join(", ") || "none" : "every channel"]];
+    case "web":
+      return [["Origin", device.origin]];
+    default:
+      return [["Bundle id", device.bundleId], ["APNs token", device.apnsToken ? h("span", { class: "mono" }, device.apnsToken) : "none"]];
+  }
+}
 
 // Device streams opened here stay open while the tab lives, whichever page it shows, by
 // "project token": the EventSource and the pages listening to it (one at most, the open one).
@@ -729,8 +885,7 @@ export async function deviceView(main, [project, token]) {
     fill(facts, keyValues([
       ["FCM token", h("span", { class: "mono", id: "device-token" }, device.token)],
       ["Platform", device.platform],
-      ["Bundle id", device.bundleId],
-      ["APNs token", device.apnsToken ? h("span", { class: "mono" }, device.apnsToken) : "none"],
+      ...appFacts(device),
       ["App state", device.appState],
       ["Connected", device.connected ? "yes (a stream is open)" : "no"],
       ["Pending", h("span", { id: "device-pending" }, String(device.pendingCount))],
@@ -744,19 +899,30 @@ export async function deviceView(main, [project, token]) {
   // keyboard's focus away and disarm a pressed Uninstall.
   let drawn = "";
   function drawActions() {
-    const shown = JSON.stringify([device.appState, device.notificationServiceExtension, openStreams.has(key)]);
+    const shown = JSON.stringify([device.appState, device.notificationServiceExtension, device.backgroundHandler, openStreams.has(key)]);
     if (shown === drawn) return;
     drawn = shown;
     const state = select("appState", ["foreground", "background", "notRunning"], device.appState);
     state.addEventListener("change", () => patch({ appState: state.value }, `app state: ${state.value}`));
-    const extension = h("input", { type: "checkbox", name: "notificationServiceExtension", checked: device.notificationServiceExtension });
-    extension.addEventListener("change", () => patch({ notificationServiceExtension: extension.checked }, `notification service extension: ${extension.checked ? "on" : "off"}`));
     fill(actions,
       field("App state", state),
-      field("Notification service extension", extension),
+      platformSetting(),
       h("button", { type: "button", onclick: connectOnce }, "Connect once"),
       h("button", { type: "button", onclick: toggleStream, "aria-pressed": openStreams.has(key) ? "true" : "false" }, openStreams.has(key) ? "Close stream" : "Open stream"),
       confirmButton("Uninstall", uninstall));
+  }
+
+  /** The platform's own switch: Apple's notification service extension, a web app's handler. */
+  function platformSetting() {
+    const setting = {
+      ios: ["notificationServiceExtension", "Notification service extension", "notification service extension"],
+      web: ["backgroundHandler", "onBackgroundMessage handler", "background handler"],
+    }[device.platform];
+    if (!setting) return null;
+    const [name, label, words] = setting;
+    const box = h("input", { type: "checkbox", name, checked: device[name] });
+    box.addEventListener("change", () => patch({ [name]: box.checked }, `${words}: ${box.checked ? "on" : "off"}`));
+    return field(label, box);
   }
 
   let pageToken = "";
@@ -1024,18 +1190,23 @@ export async function projectView(main, [project]) {
 
   const form = h("form", { class: "row", "aria-label": "Register a device", onsubmit: register },
     field("Platform", select("platform", ["ios", "android", "web"], "ios")),
-    field("Bundle id", h("input", { name: "bundleId", placeholder: "com.example.app", autocomplete: "off" })),
+    field("App id (bundle id, package name or origin)", h("input", { name: "appId", placeholder: "com.example.app", autocomplete: "off" })),
     field("APNs token (hex, optional)", h("input", { name: "apnsToken", autocomplete: "off", spellcheck: "false" })),
     field("FCM token (optional)", h("input", { name: "token", autocomplete: "off", spellcheck: "false" })),
     field("App state", select("appState", ["background", "foreground", "notRunning"], "background")),
-    field("Notification service extension", h("input", { type: "checkbox", name: "notificationServiceExtension", checked: true })),
+    field("Notification service extension (iOS)", h("input", { type: "checkbox", name: "notificationServiceExtension", checked: true })),
     h("button", { type: "submit", class: "primary" }, "Register device"));
 
   async function register(event) {
     event.preventDefault();
     const data = new FormData(form);
-    const body = { platform: data.get("platform"), appState: data.get("appState"), notificationServiceExtension: data.get("notificationServiceExtension") === "on" };
-    for (const key of ["bundleId", "apnsToken", "token"]) if (data.get(key)) body[key] = data.get(key);
+    const platform = data.get("platform");
+    const body = { platform, appState: data.get("appState") };
+    if (platform === "ios") body.notificationServiceExtension = data.get("notificationServiceExtension") === "on";
+    // Each platform names its app id its own way (docs/android.md, docs/web.md).
+    const appIdKey = { ios: "bundleId", android: "packageName", web: "origin" }[platform];
+    if (data.get("appId")) body[appIdKey] = data.get("appId");
+    for (const key of ["apnsToken", "token"]) if (data.get(key)) body[key] = data.get(key);
     try {
       const device = await api.post(`${base}/devices`, body);
       toast(`Registered ${device.token.slice(0, 16)}…`);
@@ -1070,7 +1241,7 @@ export async function projectView(main, [project]) {
     h("section", {}, h("h2", {}, "Register a device"), form),
     h("section", {}, h("h2", {}, "Devices"),
       h("table", { class: "stack" },
-        h("thead", {}, h("tr", {}, ["Token", "Platform", "Bundle id", "App state", "Connected", "Pending", "Topics"].map((title) => h("th", { scope: "col" }, title)))),
+        h("thead", {}, h("tr", {}, ["Token", "Platform", "App id", "App state", "Connected", "Pending", "Topics"].map((title) => h("th", { scope: "col" }, title)))),
         devices),
       pager),
     h("section", {}, h("h2", {}, "Faults"), faults, faultForm));
@@ -1081,7 +1252,7 @@ export async function projectView(main, [project]) {
     fill(devices, page.devices.length ? page.devices.map((device) => h("tr", {},
       h("td", { "data-label": "Token", class: "mono" }, h("a", { href: `${link}/devices/${encodeURIComponent(device.token)}` }, `${device.token.slice(0, 24)}…`)),
       h("td", { "data-label": "Platform" }, device.platform),
-      h("td", { "data-label": "Bundle id" }, device.bundleId),
+      h("td", { "data-label": "App id" }, device.bundleId),
       h("td", { "data-label": "App state" }, device.appState),
       h("td", { "data-label": "Connected" }, device.connected ? "yes" : "no"),
       h("td", { "data-label": "Pending" }, device.pendingCount),

@@ -1086,7 +1086,7 @@ enum OpenAPIDocument {
           "android",
           "web"
         ],
-        "description": "The kind of install; only `ios` is simulated (its notifications are converted to APNs)."
+        "description": "The kind of install: an Apple device gets APNs notifications (docs/fcm.md), an Android device the intent extras and `RemoteMessage` (docs/android.md), a web device the push message and `MessagePayload` (docs/web.md)."
       },
       "AppState": {
         "type": "string",
@@ -1108,74 +1108,23 @@ enum OpenAPIDocument {
         "description": "An APNs device token: an even number (2 to 512) of hex digits; stored lowercase."
       },
       "DeviceRegistration": {
-        "type": "object",
-        "additionalProperties": false,
-        "description": "Every field is optional (`{}` registers an iOS device in the background with a generated token). Unknown fields are refused. A `token` or `apnsToken` another device has is refused with 409 ALREADY_EXISTS.",
-        "properties": {
-          "platform": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/Platform"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "default": "ios"
+        "description": "Every field is optional (`{}` registers an iOS device in the background with a generated token); `platform` picks which fields the rest may be: an Apple device's `bundleId`, `apnsToken` and `notificationServiceExtension`, an Android device's `packageName` and `channels`, a web device's `origin` and `backgroundHandler` (docs/android.md, docs/web.md). Unknown fields and another platform's are refused. A `token` or `apnsToken` another device has is refused with 409 ALREADY_EXISTS.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/AppleDeviceRegistration"
           },
-          "bundleId": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "The app's bundle id: the default `apns-topic` of its notifications."
+          {
+            "$ref": "#/components/schemas/AndroidDeviceRegistration"
           },
-          "apnsToken": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/ApnsToken"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "token": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/RegistrationToken"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "description": "The FCM registration token; generated (realistic) when left out."
-          },
-          "appState": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/AppState"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "default": "background"
-          },
-          "notificationServiceExtension": {
-            "type": [
-              "boolean",
-              "null"
-            ],
-            "default": true,
-            "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md)."
+          {
+            "$ref": "#/components/schemas/WebDeviceRegistration"
           }
-        }
+        ]
       },
       "DevicePatch": {
         "type": "object",
         "additionalProperties": false,
-        "description": "Fields left out (or null) keep their value.",
+        "description": "Fields left out (or null) keep their value, except `channels`, which null sets back to every channel. Only the device's own platform's fields are accepted (`bundleId` and `notificationServiceExtension` for ios, `packageName` and `channels` for android, `origin` and `backgroundHandler` for web); another platform's get 400.",
         "properties": {
           "appState": {
             "anyOf": [
@@ -1191,14 +1140,48 @@ enum OpenAPIDocument {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "An Apple app's bundle id: the default `apns-topic` of its notifications (ios devices only)."
           },
           "notificationServiceExtension": {
             "type": [
               "boolean",
               "null"
             ],
-            "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md)."
+            "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md). ios devices only."
+          },
+          "packageName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$",
+            "description": "An Android app's package name (android devices only; default `com.example.app`): two or more dot-separated parts, each a letter then letters, digits or `_`."
+          },
+          "origin": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$",
+            "description": "A web app's origin (web devices only; default `https://localhost`): `http://` or `https://`, a host and an optional port."
+          },
+          "channels": {
+            "type": [
+              "array",
+              "null"
+            ],
+            "items": {
+              "type": "string"
+            },
+            "description": "The notification channels the Android app created (android devices only). Null: every channel a message names; a message for another channel goes to `fcm_fallback_notification_channel`. In a patch, null goes back to every channel."
+          },
+          "backgroundHandler": {
+            "type": [
+              "boolean",
+              "null"
+            ],
+            "description": "Whether the web app's service worker sets an `onBackgroundMessage` handler (web devices only; default true)."
           }
         }
       },
@@ -1216,8 +1199,7 @@ enum OpenAPIDocument {
           "inFlightCount",
           "connected",
           "registeredAt",
-          "lastConnectedAt",
-          "notificationServiceExtension"
+          "lastConnectedAt"
         ],
         "properties": {
           "token": {
@@ -1228,7 +1210,8 @@ enum OpenAPIDocument {
             "$ref": "#/components/schemas/Platform"
           },
           "bundleId": {
-            "type": "string"
+            "type": "string",
+            "description": "The app id: an Apple app's bundle id, an Android app's package name or a web app's origin."
           },
           "apnsToken": {
             "type": [
@@ -1276,6 +1259,28 @@ enum OpenAPIDocument {
           "notificationServiceExtension": {
             "type": "boolean",
             "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md)."
+          },
+          "packageName": {
+            "type": "string",
+            "description": "android devices: the package name (the same as `bundleId`)."
+          },
+          "origin": {
+            "type": "string",
+            "description": "web devices: the origin (the same as `bundleId`)."
+          },
+          "channels": {
+            "type": [
+              "array",
+              "null"
+            ],
+            "items": {
+              "type": "string"
+            },
+            "description": "android devices: the channels the app created, or null for every channel."
+          },
+          "backgroundHandler": {
+            "type": "boolean",
+            "description": "web devices: whether the service worker sets `onBackgroundMessage`."
           }
         }
       },
@@ -1393,8 +1398,6 @@ enum OpenAPIDocument {
           "origin",
           "sentAt",
           "deliveredAt",
-          "headers",
-          "payload",
           "presentation"
         ],
         "properties": {
@@ -1422,16 +1425,40 @@ enum OpenAPIDocument {
             "description": "RFC 3339 in UTC, on the emulator's clock."
           },
           "headers": {
-            "$ref": "#/components/schemas/Headers"
+            "$ref": "#/components/schemas/Headers",
+            "description": "An Apple device's APNs headers (absent for Android and web devices)."
           },
           "payload": {
             "type": "object",
-            "description": "The APNs payload (`aps` and custom keys)."
+            "description": "An Apple device's APNs payload (absent for Android and web devices)."
+          },
+          "extras": {
+            "$ref": "#/components/schemas/AndroidExtras"
+          },
+          "remoteMessage": {
+            "$ref": "#/components/schemas/RemoteMessage"
+          },
+          "pushData": {
+            "$ref": "#/components/schemas/WebPushData"
+          },
+          "messagePayload": {
+            "$ref": "#/components/schemas/MessagePayload"
           },
           "presentation": {
-            "$ref": "#/components/schemas/Presentation"
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Presentation"
+              },
+              {
+                "$ref": "#/components/schemas/AndroidPresentation"
+              },
+              {
+                "$ref": "#/components/schemas/WebPresentation"
+              }
+            ]
           }
-        }
+        },
+        "description": "An Apple device's has `headers` and `payload`; an Android device's `extras` and `remoteMessage`; a web device's `pushData` and `messagePayload`."
       },
       "MessagesDeletedEvent": {
         "type": "object",
@@ -1534,12 +1561,9 @@ enum OpenAPIDocument {
           "enqueuedAt",
           "expiresAt",
           "collapseId",
-          "headers",
-          "payload",
           "state",
           "presentation",
-          "history",
-          "simulatorFile"
+          "history"
         ],
         "properties": {
           "id": {
@@ -1572,16 +1596,40 @@ enum OpenAPIDocument {
             ]
           },
           "headers": {
-            "$ref": "#/components/schemas/Headers"
+            "$ref": "#/components/schemas/Headers",
+            "description": "An Apple device's APNs headers (absent for Android and web devices)."
           },
           "payload": {
-            "type": "object"
+            "type": "object",
+            "description": "An Apple device's APNs payload (absent for Android and web devices)."
+          },
+          "extras": {
+            "$ref": "#/components/schemas/AndroidExtras"
+          },
+          "remoteMessage": {
+            "$ref": "#/components/schemas/RemoteMessage"
+          },
+          "pushData": {
+            "$ref": "#/components/schemas/WebPushData"
+          },
+          "messagePayload": {
+            "$ref": "#/components/schemas/MessagePayload"
           },
           "state": {
             "$ref": "#/components/schemas/DeliveryState"
           },
           "presentation": {
-            "$ref": "#/components/schemas/Presentation"
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Presentation"
+              },
+              {
+                "$ref": "#/components/schemas/AndroidPresentation"
+              },
+              {
+                "$ref": "#/components/schemas/WebPresentation"
+              }
+            ]
           },
           "history": {
             "type": "array",
@@ -1593,9 +1641,10 @@ enum OpenAPIDocument {
           },
           "simulatorFile": {
             "type": "string",
-            "description": "The path of this delivery as an iOS Simulator push file (`GET /emulator/v1/projects/{project}/deliveries/{file}`)."
+            "description": "The path of this delivery as an iOS Simulator push file (`GET /emulator/v1/projects/{project}/deliveries/{file}`). Apple devices only."
           }
-        }
+        },
+        "description": "An Apple device's has `headers` and `payload`; an Android device's `extras` and `remoteMessage`; a web device's `pushData` and `messagePayload`."
       },
       "MessageTarget": {
         "type": "object",
@@ -2377,9 +2426,10 @@ enum OpenAPIDocument {
           "version": {
             "enum": [
               1,
-              2
+              2,
+              3
             ],
-            "description": "This emulator writes 2 and reads 1 and 2 (version 2 added the faults' `connection` and `match.serviceAccount`, docs/state.md)."
+            "description": "This emulator writes 3 and reads 1 to 3 (version 2 added the faults' `connection` and `match.serviceAccount`, version 3 Android and web devices' settings and messages; docs/state.md)."
           },
           "clock": {
             "type": "object",
@@ -2590,6 +2640,303 @@ enum OpenAPIDocument {
           },
           "nextPageToken": {
             "type": "string"
+          }
+        }
+      },
+      "AndroidExtras": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        },
+        "description": "The extras of the Android `RECEIVE` intent as FCM writes them: `google.*`, `gcm.notification.*`, `collapse_key`, `from` and the data keys (docs/android.md)."
+      },
+      "RemoteMessage": {
+        "type": "object",
+        "description": "The `RemoteMessage` the Android app's `onMessageReceived` gets, as a JSON object of its getters (docs/android.md)."
+      },
+      "WebPushData": {
+        "type": "object",
+        "description": "The push message a web app's service worker receives (`event.data.json()`; docs/web.md)."
+      },
+      "MessagePayload": {
+        "type": "object",
+        "description": "The `MessagePayload` of the JavaScript SDK's `onMessage` and `onBackgroundMessage` (docs/web.md)."
+      },
+      "AndroidPresentation": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "shown",
+          "callback",
+          "channel",
+          "tapOpens",
+          "tapExtras",
+          "warnings"
+        ],
+        "description": "What the Android app and its FCM SDK do with the message in the device's app state (docs/android.md).",
+        "properties": {
+          "shown": {
+            "type": "boolean",
+            "description": "Whether the SDK shows a notification."
+          },
+          "callback": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "`onMessageReceived`, or null when the SDK shows it instead."
+          },
+          "channel": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The channel it is posted on, when shown."
+          },
+          "tapOpens": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "What a tap opens, when shown."
+          },
+          "tapExtras": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The extras the opened activity's intent carries."
+          },
+          "warnings": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "code",
+                "message"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "WebPresentation": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "shown",
+          "callback",
+          "clickOpens",
+          "warnings"
+        ],
+        "description": "What the web app's FCM SDK does with the message in the device's app state (docs/web.md).",
+        "properties": {
+          "shown": {
+            "type": "boolean",
+            "description": "Whether the service worker shows a notification."
+          },
+          "callback": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "`onMessage`, `onBackgroundMessage`, or null."
+          },
+          "clickOpens": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "What a click opens, when shown."
+          },
+          "warnings": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "code",
+                "message"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "AppleDeviceRegistration": {
+        "type": "object",
+        "additionalProperties": false,
+        "title": "An Apple device (platform ios, or left out)",
+        "properties": {
+          "platform": {
+            "enum": [
+              "ios",
+              null
+            ],
+            "default": "ios"
+          },
+          "bundleId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "An Apple app's bundle id: the default `apns-topic` of its notifications (ios devices only)."
+          },
+          "apnsToken": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/ApnsToken"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "notificationServiceExtension": {
+            "type": [
+              "boolean",
+              "null"
+            ],
+            "default": true,
+            "description": "Whether the app has a notification service extension using Firebase's helper, which shows `fcm_options.image` for a notification with `mutable-content` (the inbox's preview follows it; docs/inbox.md). ios devices only."
+          },
+          "token": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/RegistrationToken"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The FCM registration token; generated (realistic) when left out."
+          },
+          "appState": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AppState"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "default": "background"
+          }
+        }
+      },
+      "AndroidDeviceRegistration": {
+        "type": "object",
+        "additionalProperties": false,
+        "title": "An Android device",
+        "required": [
+          "platform"
+        ],
+        "properties": {
+          "platform": {
+            "const": "android"
+          },
+          "packageName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$",
+            "description": "An Android app's package name (android devices only; default `com.example.app`): two or more dot-separated parts, each a letter then letters, digits or `_`."
+          },
+          "channels": {
+            "type": [
+              "array",
+              "null"
+            ],
+            "items": {
+              "type": "string"
+            },
+            "description": "The notification channels the Android app created (android devices only). Null: every channel a message names; a message for another channel goes to `fcm_fallback_notification_channel`."
+          },
+          "token": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/RegistrationToken"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The FCM registration token; generated (realistic) when left out."
+          },
+          "appState": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AppState"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "default": "background"
+          }
+        }
+      },
+      "WebDeviceRegistration": {
+        "type": "object",
+        "additionalProperties": false,
+        "title": "A web device",
+        "required": [
+          "platform"
+        ],
+        "properties": {
+          "platform": {
+            "const": "web"
+          },
+          "origin": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$",
+            "description": "A web app's origin (web devices only; default `https://localhost`): `http://` or `https://`, a host and an optional port."
+          },
+          "backgroundHandler": {
+            "type": [
+              "boolean",
+              "null"
+            ],
+            "description": "Whether the web app's service worker sets an `onBackgroundMessage` handler (web devices only; default true)."
+          },
+          "token": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/RegistrationToken"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The FCM registration token; generated (realistic) when left out."
+          },
+          "appState": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/AppState"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "default": "background"
           }
         }
       }

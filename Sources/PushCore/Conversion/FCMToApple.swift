@@ -3,7 +3,7 @@
 @usableFromInline
 enum FCMToApple {
     @usableFromInline
-    static func notification(for message: FCMMessage, context: DeliveryContext) -> Result<APNsNotification, GoogleError> {
+    static func notification(for message: FCMMessage, context: DeliveryContext) -> Result<DeliveryContent?, GoogleError> {
         var fid: String?
         if case .fid(let value) = message.target { fid = value }
         let input = AppleConversionInput(

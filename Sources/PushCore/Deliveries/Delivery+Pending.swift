@@ -1,13 +1,22 @@
 import ByteCoding
 
 extension Delivery {
-    /// A new pending delivery of `notification` to `device`, numbered `number`, with its
-    /// expiration read from `apns-expiration` (absent: 30 days, FCM's default and Apple's
-    /// storage window).
+    /// A new pending delivery of `content` to `device`, numbered `number`, with its expiration
+    /// read from `apns-expiration` (absent: 30 days, FCM's default and Apple's storage window),
+    /// or an Android or web message's time to live.
     static func pending(
-        _ notification: APNsNotification, number: Int, messageName: MessageName, device: Device, origin: DeliveryOrigin,
+        _ content: DeliveryContent, number: Int, messageName: MessageName, device: Device, origin: DeliveryOrigin,
         now: Timestamp
     ) -> Delivery {
+        if let message = content.platformMessage {
+            let ttl = message.ttlSeconds
+            return Delivery(
+                number: number, messageName: messageName, token: device.token, origin: origin,
+                enqueuedAt: now, expiresAt: now.adding(seconds: ttl), isNowOrNever: ttl == 0,
+                hasCollapseID: message.collapseKey != nil, notification: content.notification,
+                platformMessage: message, presentedAppState: device.appState)
+        }
+        let notification = content.notification
         // One pass over the headers, which are lowercase already (a generated `apns-id` aside),
         // by position: a loop over the fields themselves copies each, retaining both its strings.
         var expiration: String?

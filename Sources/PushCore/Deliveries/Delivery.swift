@@ -12,14 +12,18 @@ public struct Delivery: Sendable, Equatable {
     public let origin: DeliveryOrigin
     /// When it was accepted.
     public let enqueuedAt: Timestamp
-    /// After this instant it is no longer delivered (from `apns-expiration`).
+    /// After this instant it is no longer delivered (from `apns-expiration`, or the Android or
+    /// web message's time to live).
     public let expiresAt: Timestamp
-    /// `apns-expiration: 0`: delivered only if the device is online at send time.
+    /// `apns-expiration: 0` (or a time to live of 0): delivered only if the device is online at send time.
     public let isNowOrNever: Bool
-    /// Whether the notification has an `apns-collapse-id` (known without a scan of its headers).
+    /// Whether the notification has an `apns-collapse-id`, or the Android or web message a
+    /// collapse key (known without a scan of its headers).
     let hasCollapseID: Bool
-    /// What the device receives.
+    /// What an Apple device receives (empty for an Android or web device).
     public let notification: APNsNotification
+    /// What an Android or web device receives; nil for an Apple device.
+    public let platformMessage: PlatformMessage?
     /// The app state the presentation notes are for: the device's at send time, then at delivery.
     var presentedAppState: AppState
     /// The states after the first (`pending` at `enqueuedAt`), which every delivery has: most
@@ -30,7 +34,7 @@ public struct Delivery: Sendable, Equatable {
     init(
         number: Int, messageName: MessageName, token: String, origin: DeliveryOrigin, enqueuedAt: Timestamp,
         expiresAt: Timestamp, isNowOrNever: Bool, hasCollapseID: Bool, notification: APNsNotification,
-        presentedAppState: AppState, laterTransitions: [DeliveryTransition] = []
+        platformMessage: PlatformMessage? = nil, presentedAppState: AppState, laterTransitions: [DeliveryTransition] = []
     ) {
         self.number = number
         self.messageName = messageName
@@ -41,6 +45,7 @@ public struct Delivery: Sendable, Equatable {
         self.isNowOrNever = isNowOrNever
         self.hasCollapseID = hasCollapseID
         self.notification = notification
+        self.platformMessage = platformMessage
         self.presentedAppState = presentedAppState
         self.laterTransitions = laterTransitions
     }
@@ -61,8 +66,8 @@ public struct Delivery: Sendable, Equatable {
     /// The current state.
     public var state: DeliveryState { laterTransitions.last?.state ?? .pending }
 
-    /// `apns-collapse-id`, if any.
-    public var collapseID: String? { notification.collapseID }
+    /// `apns-collapse-id`, or the Android or web message's collapse key, if any.
+    public var collapseID: String? { platformMessage.map(\.collapseKey) ?? notification.collapseID }
 
     /// When it was delivered, if it was.
     public var deliveredAt: Timestamp? { laterTransitions.last(where: { $0.state == .delivered })?.at }
@@ -80,9 +85,22 @@ public struct Delivery: Sendable, Equatable {
         laterTransitions.append(DeliveryTransition(state: .collapsed, at: time, replacedBy: number))
     }
 
-    /// The delivery as the message log shows it.
+    /// The delivery as the message log shows it: an Apple device's `headers` and `payload`, or
+    /// what an Android or web app gets (`PlatformMessage.contentMembers`).
     public var json: JSONValue {
-        .object(JSONObject([
+        let content: [JSONObject.Member]
+        let presentationJSON: JSONValue
+        if let platformMessage {
+            content = platformMessage.contentMembers
+            presentationJSON = platformMessage.presentation(appState: presentedAppState)
+        } else {
+            content = [
+                JSONObject.Member(key: "headers", value: notification.headers.json),
+                JSONObject.Member(key: "payload", value: .object(notification.payload)),
+            ]
+            presentationJSON = presentation.json
+        }
+        return .object(JSONObject([
             JSONObject.Member(key: "id", value: .string(id)),
             JSONObject.Member(key: "messageName", value: .string(messageName.text)),
             JSONObject.Member(key: "token", value: .string(token)),
@@ -90,13 +108,13 @@ public struct Delivery: Sendable, Equatable {
             JSONObject.Member(key: "enqueuedAt", value: .string(enqueuedAt.rfc3339)),
             JSONObject.Member(key: "expiresAt", value: .string(expiresAt.rfc3339)),
             JSONObject.Member(key: "collapseId", value: collapseID.map(JSONValue.string) ?? .null),
-            JSONObject.Member(key: "headers", value: notification.headers.json),
-            JSONObject.Member(key: "payload", value: .object(notification.payload)),
+        ] + content + [
             JSONObject.Member(key: "state", value: .string(state.rawValue)),
-            JSONObject.Member(key: "presentation", value: presentation.json),
+            JSONObject.Member(key: "presentation", value: presentationJSON),
             JSONObject.Member(key: "history", value: .array(history.map(\.json))),
+        ] + (platformMessage == nil ? [
             JSONObject.Member(
                 key: "simulatorFile", value: .string(SimulatorPushFile.path(project: messageName.project, deliveryID: id))),
-        ]))
+        ] : [])))
     }
 }

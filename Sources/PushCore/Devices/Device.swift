@@ -16,6 +16,11 @@ public struct Device: Sendable, Equatable {
     /// (`FIRMessagingExtensionHelper`), which downloads `fcm_options.image` for a notification with
     /// `mutable-content`; without one, iOS shows no image. Default on (docs/inbox.md).
     public var hasNotificationServiceExtension = true
+    /// An Android app's notification channels (nil: every channel a message names exists). A
+    /// message for a channel not among them goes to the SDK's fallback channel.
+    public var androidChannels: [String]?
+    /// Whether a web app's service worker sets an `onBackgroundMessage` handler (default on).
+    public var hasBackgroundHandler = true
     /// When it was registered.
     public let registeredAt: Timestamp
     /// When it last connected (or a stream of it closed); nil if never.
@@ -83,15 +88,41 @@ public struct Device: Sendable, Equatable {
     /// The instant its offline time counts from: the later of `lastConnectedAt` and `registeredAt`.
     public var offlineSince: Timestamp { max(lastConnectedAt ?? registeredAt, registeredAt) }
 
-    /// The device JSON of the admin API.
+    /// The kind of app and its settings, as a conversion reads them.
+    var app: DeliveryContext.AppKind {
+        switch platform {
+        case .ios: .ios
+        case .android: .android(channels: androidChannels)
+        case .web: .web(hasBackgroundHandler: hasBackgroundHandler)
+        }
+    }
+
+    /// The device JSON of the admin API: the app id as `bundleId`, and again under its
+    /// platform's own name (`packageName`, `origin`), with that platform's settings.
     public var json: JSONValue {
-        .object(JSONObject([
+        var members = [
             JSONObject.Member(key: "token", value: .string(token)),
             JSONObject.Member(key: "platform", value: .string(platform.rawValue)),
             JSONObject.Member(key: "bundleId", value: .string(bundleID)),
             JSONObject.Member(key: "apnsToken", value: apnsToken.map(JSONValue.string) ?? .null),
             JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
-            JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)),
+        ]
+        switch platform {
+        case .ios:
+            members.append(
+                JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)))
+        case .android:
+            members += [
+                JSONObject.Member(key: "packageName", value: .string(bundleID)),
+                JSONObject.Member(key: "channels", value: androidChannels.map { .array($0.map(JSONValue.string)) } ?? .null),
+            ]
+        case .web:
+            members += [
+                JSONObject.Member(key: "origin", value: .string(bundleID)),
+                JSONObject.Member(key: "backgroundHandler", value: .bool(hasBackgroundHandler)),
+            ]
+        }
+        return .object(JSONObject(members + [
             JSONObject.Member(key: "topics", value: .array(subscriptions.keys.sorted().map(JSONValue.string))),
             JSONObject.Member(key: "pendingCount", value: .number(String(pendingCount))),
             JSONObject.Member(key: "inFlightCount", value: .number(String(handedOver.count))),

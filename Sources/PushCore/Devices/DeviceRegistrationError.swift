@@ -8,6 +8,12 @@ public enum DeviceRegistrationError: Error, Sendable, Equatable {
     case tokenInUse
     /// Another device has this APNs token.
     case apnsTokenInUse
+    /// An APNs token for an Android or web device, which FCM reaches without APNs.
+    case apnsTokenNotApple(Platform)
+    /// A web origin that is not `http(s)://host[:port]`.
+    case malformedOrigin(String)
+    /// An Android package name that is not dot-separated Java identifiers.
+    case malformedPackageName(String)
     /// The project's device sequence is at its maximum (docs/state.md, "Counters").
     case counterExhausted(CounterExhausted)
 
@@ -22,6 +28,12 @@ public enum DeviceRegistrationError: Error, Sendable, Equatable {
             "a device with this token is already registered; delete it first or leave token out"
         case .apnsTokenInUse:
             "another device already has this apnsToken; delete that device first"
+        case .apnsTokenNotApple(let platform):
+            "apnsToken is for ios devices only; an \(platform.rawValue) device is reached by its FCM token"
+        case .malformedOrigin(let origin):
+            "origin must be http:// or https:// and a host, with an optional port and nothing after it (like https://shop.example); got \"\(origin)\""
+        case .malformedPackageName(let name):
+            "packageName must be two or more dot-separated parts of letters, digits and '_', each starting with a letter (like com.example.app); got \"\(name)\""
         case .counterExhausted(let exhausted):
             exhausted.message
         }

@@ -18,6 +18,8 @@ public struct NotificationEvent: Sendable, Equatable {
     public var payload: JSONObject
     /// What the app does with it.
     public var presentation: Presentation
+    /// What an Android or web device receives (then `headers` and `payload` are empty).
+    public var platformMessage: PlatformMessage?
 
     /// The event for a delivered `delivery`.
     init(delivery: Delivery, deliveredAt: Timestamp) {
@@ -29,20 +31,35 @@ public struct NotificationEvent: Sendable, Equatable {
         headers = delivery.notification.headers
         payload = delivery.notification.payload
         presentation = delivery.presentation
+        platformMessage = delivery.platformMessage
+        presentedAppState = delivery.presentedAppState
     }
 
-    /// The event JSON, fields in the order of §5.
+    /// The app state the presentation notes are for.
+    var presentedAppState: AppState
+
+    /// The event JSON, fields in the order of docs/events.md: an Apple device's `headers` and
+    /// `payload`, or what an Android or web app gets.
     public var json: JSONValue {
-        .object(JSONObject([
+        var members = [
             JSONObject.Member(key: "type", value: .string("notification")),
             JSONObject.Member(key: "id", value: .string(id)),
             JSONObject.Member(key: "messageName", value: .string(messageName)),
             JSONObject.Member(key: "origin", value: .string(origin.rawValue)),
             JSONObject.Member(key: "sentAt", value: .string(sentAt.rfc3339)),
             JSONObject.Member(key: "deliveredAt", value: .string(deliveredAt.rfc3339)),
-            JSONObject.Member(key: "headers", value: headers.json),
-            JSONObject.Member(key: "payload", value: .object(payload)),
-            JSONObject.Member(key: "presentation", value: presentation.json),
-        ]))
+        ]
+        if let platformMessage {
+            members += platformMessage.contentMembers
+            members.append(
+                JSONObject.Member(key: "presentation", value: platformMessage.presentation(appState: presentedAppState)))
+        } else {
+            members += [
+                JSONObject.Member(key: "headers", value: headers.json),
+                JSONObject.Member(key: "payload", value: .object(payload)),
+                JSONObject.Member(key: "presentation", value: presentation.json),
+            ]
+        }
+        return .object(JSONObject(members))
     }
 }

@@ -108,4 +108,18 @@ extension GoogleError {
         fcmInvalidArgument(
             "Message is too big: \(byteCount) bytes, the limit is \(limit). Send less data.", field: "message")
     }
+
+    /// 400 for a message whose `android.restricted_package_name` is not the Android device's
+    /// package: the message is the cause Google's error reference gives, the field violation says
+    /// which names differ (ours: Google's exact answer is not on record).
+    public static func fcmInvalidPackageName(restricted: String, package: String) -> GoogleError {
+        let violation = GoogleFieldViolation(
+            field: "message.android.restricted_package_name",
+            description: "\"\(restricted)\" is not the device's package, \"\(package)\".")
+        return GoogleError(
+            status: .invalidArgument,
+            message: "Invalid package name: Make sure the message was addressed to a registration token whose package"
+                + " name matches the value passed in the request.",
+            details: [GoogleErrorDetail.badRequest([violation]), GoogleErrorDetail.fcmError(.invalidArgument)])
+    }
 }

@@ -60,20 +60,20 @@ extension DeviceShard {
         }
         guard let messageID = counters.takeMessageID() else { return .exhausted(CounterExhausted(counter: .messageID)) }
         // Read in place: the getter of `devices.values[slot]` copies the device.
-        let (bundleID, sequence) = Self.read(&devices.values[slot]) { ($0.bundleID, $0.sequence) }
+        let (bundleID, sequence, app) = Self.read(&devices.values[slot]) { ($0.bundleID, $0.sequence, $0.app) }
         let context = DeliveryContext(
             messageName: MessageName(project: projectID, id: messageID), bundleID: bundleID,
-            senderID: senderID, generatedAPNsID: RandomUUID(using: &random), now: now)
+            senderID: senderID, generatedAPNsID: RandomUUID(using: &random), now: now, app: app)
         return .convertOutside(
             PreparedSend(device: devices.key(at: slot), sequence: sequence, bundleID: bundleID, context: context))
     }
 
     /// The second step: logs the send through `log` (run under the project's log lock: it
     /// takes the delivery number and the log sequence, or says which counter is exhausted) and
-    /// queues `notification` for the prepared device. Nil when the device is gone, registered
+    /// queues `content` for the prepared device. Nil when the device is gone, registered
     /// anew or its bundle id changed since `prepare` (the send starts again).
     mutating func commit<Failure: Error & Sendable>(
-        _ prepared: PreparedSend, _ notification: consuming APNsNotification, target: MessageTarget,
+        _ prepared: PreparedSend, _ content: consuming DeliveryContent, target: MessageTarget,
         origin: DeliveryOrigin, configuration: PushCoreConfiguration,
         log: (_ loggedTarget: MessageTarget) -> Result<(number: Int, logSequence: Int), CounterExhausted>
     ) -> (SendOutcome<Failure>, [StreamSubscriber])? {
@@ -94,7 +94,7 @@ extension DeviceShard {
         let now = prepared.context.now
         let name = prepared.context.messageName
         let made = Self.read(&devices.values[slot]) { device in
-            Delivery.pending(notification, number: number, messageName: name, device: device, origin: origin, now: now)
+            Delivery.pending(content, number: number, messageName: name, device: device, origin: origin, now: now)
         }
         // Moved in: otherwise the store keeps a copy and this one is freed.
         let notified = enqueue(consume made, at: slot, logSequence: logSequence, now: now, configuration: configuration)

@@ -13,9 +13,9 @@ extension DeviceShard {
         assert(devices.token(at: slot) == delivery.token, "a known slot holds the delivery's device")
         // One access in place notes the log entry and reads what the rules below need (the getter
         // of `devices.values[slot]` would copy the device).
-        let (isConnected, offlineSince) = Self.change(&devices.values[slot]) { device in
+        let (isConnected, offlineSince, platform) = Self.change(&devices.values[slot]) { device in
             device.messageLogSequences.append(logSequence)
-            return (device.isConnected, device.offlineSince)
+            return (device.isConnected, device.offlineSince, device.platform)
         }
         var notified = [StreamSubscriber]()
         if !delivery.isNowOrNever, delivery.isExpired(at: now) {
@@ -27,8 +27,12 @@ extension DeviceShard {
             for subscriber in subscribers { subscriber.post([(event, .delivery(number: delivery.number))]) }
             notified = subscribers
         } else if delivery.isNowOrNever {
-            delivery.move(to: .dropped, at: now, reason: "apns-expiration 0 and the device is offline")
-        } else if delivery.origin == .fcm, isOfflineTooLong(since: offlineSince, at: now, configuration: configuration) {
+            delivery.move(
+                to: .dropped, at: now,
+                reason: platform == .ios ? "apns-expiration 0 and the device is offline" : "ttl 0 and the device is offline")
+        } else if delivery.origin == .fcm, platform.hasDeletionRules,
+            isOfflineTooLong(since: offlineSince, at: now, configuration: configuration)
+        {
             delivery.move(to: .deleted, at: now, reason: DeletionReason.offlineTooLong.rawValue)
             Self.owe(1, reason: .offlineTooLong, by: &devices.values[slot])
         } else {
@@ -37,6 +41,9 @@ extension DeviceShard {
                 // The device and the store are changed in place, side by side: a copy of the
                 // device taken out and put back cost more than the collapse itself.
                 Self.collapsePending(of: &devices.values[slot], in: &deliveries, replacedBy: delivery, at: now)
+                if platform == .android {
+                    Self.keepCollapseKeys(of: &devices.values[slot], in: &deliveries, adding: delivery, at: now)
+                }
             }
             devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
             expiries.insert(PendingExpiry(expiresAt: delivery.expiresAt, number: delivery.number))
@@ -55,7 +62,8 @@ extension DeviceShard {
         guard var device = devices.removeValue(forKey: token) else { return [] }
         defer { devices[token] = device }
         expireDue(on: &device, at: now)
-        let fcmPending = device.pendingDeliveryNumbers.filter { deliveries[$0]?.origin == .fcm }
+        // A web browser has no deleted-messages signal, and FCM documents neither rule for it.
+        let fcmPending = device.platform.hasDeletionRules ? device.pendingDeliveryNumbers.filter { deliveries[$0]?.origin == .fcm } : []
         var reason: DeletionReason?
         if !fcmPending.isEmpty, isOfflineTooLong(since: device.offlineSince, at: now, configuration: configuration) {
             reason = .offlineTooLong
@@ -102,19 +110,22 @@ extension DeviceShard {
             // One on its way to a stream is settled by its receipt; if it comes back to the
             // queue, its expiry is scheduled again.
             if Self.read(&devices.values[slot], { $0.handedOver[due.number] != nil }) { continue }
-            delivery.move(to: .expired, at: now, reason: Self.expiredOffline)
+            delivery.move(to: .expired, at: now, reason: Self.expiredOffline(delivery))
             devices[delivery.token]?.removePending(due.number)
             deliveries[due.number] = delivery
         }
     }
 
     /// The reason of an expiry while queued.
-    private static let expiredOffline = "apns-expiration passed while the device was offline"
+    private static func expiredOffline(_ delivery: Delivery) -> String {
+        delivery.platformMessage == nil
+            ? "apns-expiration passed while the device was offline" : "ttl passed while the device was offline"
+    }
 
     private mutating func expireDue(on device: inout Device, at now: Timestamp) {
         device.pendingDeliveryNumbers.removeAll { number in
             guard let delivery = deliveries[number], delivery.isExpired(at: now) else { return false }
-            deliveries[number]?.move(to: .expired, at: now, reason: Self.expiredOffline)
+            deliveries[number]?.move(to: .expired, at: now, reason: Self.expiredOffline(delivery))
             return true
         }
     }
@@ -189,6 +200,38 @@ extension DeviceShard {
             } ?? false
         }
     }
+
+    /// FCM's limit of four collapse keys per Android device: when `newer` brings a fifth, the
+    /// stored messages of the key used least recently give way (Google names no rule for which:
+    /// this one is ours, docs/android.md).
+    private static func keepCollapseKeys(
+        of device: inout Device, in deliveries: inout DeliveryStore, adding newer: Delivery, at now: Timestamp
+    ) {
+        // Oldest first; each key's newest use decides its place.
+        var keys: [String] = []
+        for number in device.pendingDeliveryNumbers {
+            guard let key = deliveries[number]?.collapseID else { continue }
+            keys.removeAll { $0 == key }
+            keys.append(key)
+        }
+        if let key = newer.collapseID {
+            keys.removeAll { $0 == key }
+            keys.append(key)
+        }
+        guard keys.count > maxCollapseKeys else { return }
+        let dropped = Set(keys.prefix(keys.count - maxCollapseKeys))
+        let reason = "more than \(maxCollapseKeys) collapse keys pending: d-\(newer.number) brought a new one"
+        device.pendingDeliveryNumbers.removeAll { number in
+            deliveries.update(number) { older in
+                guard let key = older.collapseID, dropped.contains(key) else { return false }
+                older.move(to: .collapsed, at: now, reason: reason)
+                return true
+            } ?? false
+        }
+    }
+
+    /// How many collapse keys FCM keeps per Android device.
+    static let maxCollapseKeys = 4
 
     private func isOfflineTooLong(since offlineSince: Timestamp, at now: Timestamp, configuration: PushCoreConfiguration) -> Bool {
         now.millisecondsSinceEpoch - offlineSince.millisecondsSinceEpoch

@@ -3,7 +3,7 @@ import ByteCoding
 extension Delivery {
     static let snapshotKeys: Set<String> = [
         "number", "messageName", "token", "origin", "expiresAt", "nowOrNever", "headers", "payload",
-        "presentedAppState", "history",
+        "presentedAppState", "history", "android", "web",
     ]
 
     /// The delivery in a state snapshot: everything it holds. The payload is its exact text, as a
@@ -28,7 +28,7 @@ extension Delivery {
             JSONObject.Member(key: "payload", value: .string(String(decoding: notification.payloadBytes, as: UTF8.self))),
             JSONObject.Member(key: "presentedAppState", value: .string(presentedAppState.rawValue)),
             JSONObject.Member(key: "history", value: .array(history.map(\.json))),
-        ]))
+        ] + (platformMessage.map { [$0.snapshotMember] } ?? [])))
     }
 
     /// Reads a delivery of a state snapshot.
@@ -42,8 +42,14 @@ extension Delivery {
             headers.append(HeaderField(lowercaseName: name, try field.string("value")))
         }
         let payloadText = try reader.string("payload")
-        guard case .object? = try? JSONParser.parse(payloadText) else {
-            throw reader.error("payload", "must be the text of a JSON object")
+        // An Android or web device's delivery has no APNs payload: an empty text.
+        let platformMessage = try PlatformMessage(snapshotOf: reader)
+        let isPayload =
+            platformMessage == nil
+            ? (try? JSONParser.parse(payloadText))?.objectValue != nil : payloadText.isEmpty && headers.isEmpty
+        guard isPayload else {
+            throw reader.error(
+                "payload", "must be the text of a JSON object (or, with headers empty, \"\" for an Android or web delivery)")
         }
         var transitions = [DeliveryTransition]()
         for entry in try reader.objects("history", keys: ["state", "at", "reason"]) {
@@ -68,8 +74,9 @@ extension Delivery {
             number: number, messageName: messageName, token: token,
             origin: try reader.named("origin", DeliveryOrigin.self), enqueuedAt: accepted.at,
             expiresAt: try reader.timestamp("expiresAt"), isNowOrNever: try reader.bool("nowOrNever"),
-            hasCollapseID: headers.contains { $0.name == "apns-collapse-id" },
+            hasCollapseID: platformMessage.map { $0.collapseKey != nil } ?? headers.contains { $0.name == "apns-collapse-id" },
             notification: APNsNotification(headers: headers, payloadBytes: Array(payloadText.utf8)),
+            platformMessage: platformMessage,
             presentedAppState: try reader.named("presentedAppState", AppState.self),
             laterTransitions: Array(transitions.dropFirst()))
     }

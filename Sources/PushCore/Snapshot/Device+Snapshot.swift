@@ -4,7 +4,7 @@ extension Device {
     static let snapshotKeys: Set<String> = [
         "token", "apnsToken", "platform", "bundleId", "appState", "registeredAt", "lastConnectedAt", "sequence",
         "subscriptions", "pendingDeliveries", "messageLogSequences", "owedMessagesDeleted",
-        "notificationServiceExtension",
+        "notificationServiceExtension", "channels", "backgroundHandler",
     ]
 
     /// The device in a state snapshot. Connections are not part of one: deliveries on their way
@@ -20,6 +20,8 @@ extension Device {
             JSONObject.Member(key: "bundleId", value: .string(bundleID)),
             JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
             JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)),
+            JSONObject.Member(key: "channels", value: androidChannels.map { .array($0.map(JSONValue.string)) } ?? .null),
+            JSONObject.Member(key: "backgroundHandler", value: .bool(hasBackgroundHandler)),
             JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
             JSONObject.Member(key: "lastConnectedAt", value: lastConnected.map { .string($0.rfc3339) } ?? .null),
             JSONObject.Member(key: "sequence", value: .number(String(sequence))),
@@ -57,6 +59,14 @@ extension Device {
         lastConnectedAt = try reader.optionalTimestamp("lastConnectedAt")
         // Snapshots written before the setting existed leave it out: on, its default.
         hasNotificationServiceExtension = try reader.optionalBool("notificationServiceExtension") ?? true
+        // Version 3's settings of Android and web apps; earlier snapshots hold Apple devices only.
+        if let channels = reader.optionalValue("channels"), channels != .null {
+            androidChannels = try reader.array("channels").enumerated().map { index, value throws(SnapshotError) in
+                try SnapshotReader.string(value, path: "\(reader.path("channels"))[\(index)]")
+            }
+        }
+        hasBackgroundHandler = try reader.optionalBool("backgroundHandler") ?? true
+        if apnsToken != nil, platform != .ios { throw reader.error("apnsToken", "only an ios device has one") }
         for entry in try reader.objects("subscriptions", keys: ["topic", "createdAt", "sequence"]) {
             let topic = try entry.string("topic")
             guard TopicLimits.isValidName(topic) else { throw entry.error("topic", "is not a valid topic name") }

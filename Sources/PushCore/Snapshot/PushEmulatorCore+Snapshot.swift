@@ -6,9 +6,10 @@ extension PushEmulatorCore {
     /// The `kind` of every state snapshot.
     public static let snapshotKind = "push-emulator-state"
     /// The format version this emulator writes.
-    public static let snapshotVersion = 2
+    public static let snapshotVersion = 3
     /// The versions it reads: version 2 added the faults' `connection` and
-    /// `match.serviceAccount` (docs/state.md), so a version 1 document reads as before.
+    /// `match.serviceAccount`, version 3 Android and web devices' settings and messages
+    /// (docs/state.md); an earlier document reads as before.
     public static let readableSnapshotVersions = 1...snapshotVersion
 
     private static let snapshotKeys: Set<String> = ["kind", "version", "clock", "counters", "projects"]

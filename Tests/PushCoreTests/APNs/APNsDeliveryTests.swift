@@ -42,7 +42,7 @@ final class APNsDeliveryTests: XCTestCase {
         let body = Array(#"{"call":"1"}"#.utf8)
         try! voip.checkPayload(body)
         _ = core.send(project: "demo", target: .apnsToken(apnsToken), origin: .apns, requestBody: body) {
-            context -> Result<APNsNotification, APNsReason> in .success(voip.notification(payload: body, context: context))
+            context -> Result<DeliveryContent?, APNsReason> in .success(voip.notification(payload: body, context: context))
         }
         XCTAssertEqual(try core.device(project: "demo", token: "device-1").get().pendingCount, 2)
     }
@@ -87,7 +87,7 @@ final class APNsDeliveryTests: XCTestCase {
         let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
         try request.checkPayload(body)
         _ = core.send(project: "demo", target: .apnsToken(apnsToken), origin: .apns, requestBody: body) {
-            context -> Result<APNsNotification, APNsReason> in .success(request.notification(payload: body, context: context))
+            context -> Result<DeliveryContent?, APNsReason> in .success(request.notification(payload: body, context: context))
         }
         let event = try XCTUnwrap(core.connect(project: "demo", token: "device-1").get().compactMap(\.notification).first)
         XCTAssertEqual(event.headers.map(\.name), ["apns-topic", "apns-push-type", "apns-id"])
@@ -151,7 +151,7 @@ final class APNsDeliveryTests: XCTestCase {
             guard case .accepted = core.send(
                 project: "demo", target: .apnsToken(apnsToken), origin: .apns, requestBody: body,
                 implicitBundleID: request.bundleID, knownDevice: KnownDevice(token: hint),
-                makeNotification: { context in Result<APNsNotification, APNsReason>.success(request.notification(payload: body, context: context)) })
+                makeContent: { context in Result<DeliveryContent?, APNsReason>.success(request.notification(payload: body, context: context)) })
             else { return XCTFail("not accepted with the hint \(hint)") }
         }
         // Apple's storage rule keeps one push per device and topic: device-1 holds the last one.
@@ -171,7 +171,7 @@ final class APNsDeliveryTests: XCTestCase {
         try! request.checkPayload(body)
         guard case .accepted = core.send(
             project: "apns", target: .apnsToken(apnsToken), origin: .apns, requestBody: body, implicitBundleID: request.bundleID,
-            makeNotification: { context in Result<APNsNotification, APNsReason>.success(request.notification(payload: body, context: context)) })
+            makeContent: { context in Result<DeliveryContent?, APNsReason>.success(request.notification(payload: body, context: context)) })
         else { return XCTFail("not accepted") }
         let device = try! core.devices(project: "apns").items[0]
         XCTAssertEqual(device.bundleID, "org.sample.chat")

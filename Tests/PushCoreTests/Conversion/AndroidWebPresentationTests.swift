@@ -68,7 +68,7 @@ final class AndroidWebPresentationTests: XCTestCase {
         XCTAssertEqual(created.channel, "scores")
         XCTAssertEqual(created.tapOpens, #"Intent("OPEN_MATCH")"#)
         XCTAssertEqual(created.warnings, [])
-        let missing = AndroidPresentation.describe(message, appState: .background)
+        let missing = AndroidPresentation.describe(message, appState: .background, channels: [])
         XCTAssertEqual(missing.channel, AndroidPresentation.fallbackChannel)
         XCTAssertEqual(missing.warnings.map(\.code), ["channelNotCreated"])
     }

@@ -80,7 +80,7 @@ final class DeliveryStoreTests: XCTestCase {
             var headers = [HeaderField("apns-push-type", "alert")]
             if let text { headers.append(HeaderField("apns-expiration", text)) }
             let made = Delivery.pending(
-                APNsNotification(headers: headers, payload: JSONObject()), number: 1,
+                DeliveryContent(APNsNotification(headers: headers, payload: JSONObject())), number: 1,
                 messageName: MessageName(project: "demo", id: 1), device: device, origin: .fcm, now: now)
             let isZero = text.flatMap { Int64($0) } == 0
             let expected =

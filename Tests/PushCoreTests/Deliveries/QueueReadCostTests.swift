@@ -162,7 +162,7 @@ final class QueueReadCostTests: XCTestCase {
         if let seconds { headers.append(HeaderField("apns-expiration", String(seconds))) }
         let notification = seconds == nil ? self.notification : APNsNotification(headers: headers, payload: JSONObject())
         let outcome = core.send(project: "demo", target: target, origin: .fcm, requestBody: Array("{}".utf8)) {
-            _ in Result<APNsNotification, Never>.success(notification)
+            _ in Result<DeliveryContent?, Never>.success(notification)
         }
         guard case .accepted = outcome else { return XCTFail("not accepted") }
     }

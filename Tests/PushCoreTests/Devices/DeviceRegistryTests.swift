@@ -90,7 +90,7 @@ final class DeviceRegistryTests: XCTestCase {
         XCTAssertEqual(try core.apnsRecipient(deviceToken: "cd34", bundleID: nil, defaultProject: "apns").get().project, "apns")
         let sent = core.send(
             project: "one", target: .apnsToken("cd34"), origin: .apns, request: obj(), implicitBundleID: "com.acme.app"
-        ) { context -> Result<APNsNotification, Never> in
+        ) { context -> Result<DeliveryContent?, Never> in
             .success(APNsNotification(headers: [HeaderField("apns-topic", context.bundleID)], payload: object()))
         }.sent
         XCTAssertEqual(sent?.deliveries(in: core, project: "one").count, 1)
@@ -141,7 +141,7 @@ final class DeviceRegistryTests: XCTestCase {
         struct TooLarge: Error {}
         let core = makeCore()
         let outcome = core.send(project: "demo", target: .token("new-token"), origin: .fcm, request: obj()) {
-            _ -> Result<APNsNotification, TooLarge> in .failure(TooLarge())
+            _ -> Result<DeliveryContent?, TooLarge> in .failure(TooLarge())
         }
         guard case .rejected = outcome else { return XCTFail("the builder's failure must be returned") }
         XCTAssertEqual(core.device(project: "demo", token: "new-token").failure, .notFound)

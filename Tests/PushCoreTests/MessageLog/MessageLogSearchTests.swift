@@ -7,7 +7,7 @@ final class MessageLogSearchTests: XCTestCase {
     /// Sends `request` (an FCM body) to device-1 and returns the message's id.
     private func sendLogged(_ core: PushEmulatorCore, _ request: JSONValue) -> String {
         let outcome = core.send(project: "demo", target: .token("device-1"), origin: .fcm, request: request) { context in
-            Result<APNsNotification, Never>.success(
+            Result<DeliveryContent?, Never>.success(
                 AppleConversion.convert(AppleConversionInput(context: context, notification: nil, data: [], apnsHeaders: [])))
         }
         return MessageName(parsing: outcome.sent!.name)!.messageID

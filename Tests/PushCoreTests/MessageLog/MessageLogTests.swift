@@ -211,7 +211,7 @@ final class LoggedRequestBodyTests: XCTestCase {
         let message = Array(#"{"message":{"token":"device-1","data":{"k":"a  b"}}}"#.utf8)
         let padded = Array(message.dropLast()) + [UInt8](repeating: 0x20, count: 1_000_000) + [0x7D]
         let sent = core.send(project: "demo", target: .token("device-1"), origin: .fcm, requestBody: padded) { context in
-            Result<APNsNotification, Never>.success(AppleConversion.convert(AppleConversionInput(context: context, notification: nil, data: [], apnsHeaders: [])))
+            Result<DeliveryContent?, Never>.success(AppleConversion.convert(AppleConversionInput(context: context, notification: nil, data: [], apnsHeaders: [])))
         }
         XCTAssertNotNil(sent.sent)
         let logged = try XCTUnwrap(core.messages(project: "demo").items.first)

@@ -14,7 +14,7 @@ final class ConcurrentSendTests: XCTestCase {
     ) -> (SendOutcome<Never>, bundleIDs: [String]) {
         var bundleIDs = [String]()
         let outcome = core.send(project: "demo", target: .token(token), origin: .fcm, request: obj(("message", obj()))) {
-            context -> Result<APNsNotification, Never> in
+            context -> Result<DeliveryContent?, Never> in
             bundleIDs.append(context.bundleID)
             if bundleIDs.count == 1 { meanwhile() }
             return .success(APNsNotification(headers: [HeaderField("apns-topic", context.bundleID)], payload: JSONObject()))
@@ -67,7 +67,7 @@ final class ConcurrentSendTests: XCTestCase {
         register(core, apnsToken: apnsToken)
         var conversions = 0
         let outcome = core.send(project: "demo", target: .apnsToken(apnsToken), origin: .apns, request: obj()) {
-            context -> Result<APNsNotification, Never> in
+            context -> Result<DeliveryContent?, Never> in
             conversions += 1
             if conversions == 1 {
                 _ = core.uninstallDevice(project: "demo", token: "device-1")

@@ -122,7 +122,7 @@ final class DeviceShardTests: XCTestCase {
         let recipient = try core.apnsRecipient(deviceToken: given, bundleID: nil, defaultProject: "demo").get()
         let outcome = core.send(
             project: "demo", target: .apnsToken(given), origin: .apns, requestBody: [], knownDevice: recipient.device
-        ) { context -> Result<APNsNotification, Never> in
+        ) { context -> Result<DeliveryContent?, Never> in
             XCTAssertEqual(try? core.device(project: "demo", token: "device-1").get().pendingCount, 0)
             return .success(APNsNotification(headers: [], payload: JSONObject()))
         }

@@ -47,7 +47,7 @@ final class SnapshotTests: XCTestCase {
     func testExportImportExportGivesTheSameSnapshot() throws {
         let snapshot = try busyCore().exportState()
         XCTAssertEqual(snapshot["kind"], .string("push-emulator-state"))
-        XCTAssertEqual(snapshot["version"], .number("2"))
+        XCTAssertEqual(snapshot["version"], .number("3"))
         let restored = makeCore()
         try restored.importState(snapshot)
         XCTAssertEqual(text(restored.exportState()), text(snapshot))
@@ -186,7 +186,7 @@ final class SnapshotTests: XCTestCase {
         var request = JSONValue.object(JSONObject())
         for _ in 0..<(JSONParser.defaultMaxDepth - 2) { request = obj(("a", request)) }
         _ = core.send(project: "demo", target: .token("device-1"), origin: .fcm, request: request) { _ in
-            Result<APNsNotification, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
+            Result<DeliveryContent?, Never>.success(APNsNotification(headers: [], payload: JSONObject()))
         }
         let bytes = core.exportStateBytes()
         let restored = makeCore()
@@ -260,7 +260,7 @@ final class SnapshotTests: XCTestCase {
     }
 
     func testRefusesAWrongVersionOrKind() throws {
-        try assertRefused("version") { $0.set(["version"], .number("3")) }
+        try assertRefused("version") { $0.set(["version"], .number("4")) }
         try assertRefused("version") { $0.set(["version"], .number("0")) }
         try assertRefused("version") { $0.set(["version"], .string("1")) }
         try assertRefused("kind") { $0.set(["kind"], .string("firestore")) }

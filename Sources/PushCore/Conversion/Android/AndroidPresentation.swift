@@ -20,8 +20,8 @@ public struct AndroidPresentation: Sendable, Equatable {
     /// The channel the SDK falls back to when the message's was never created by the app.
     public static let fallbackChannel = "fcm_fallback_notification_channel"
 
-    /// `message` for an app in `appState` that created `channels`.
-    public static func describe(_ message: AndroidMessage, appState: AppState, channels: Set<String> = []) -> AndroidPresentation {
+    /// `message` for an app in `appState` that created `channels` (nil: every channel a message names).
+    public static func describe(_ message: AndroidMessage, appState: AppState, channels: [String]? = nil) -> AndroidPresentation {
         var values: [String: String] = [:]
         for pair in message.extras { values[pair.key] = pair.value }
         var warnings = droppedValues(values)
@@ -38,7 +38,7 @@ public struct AndroidPresentation: Sendable, Equatable {
         let requested = values["gcm.notification.android_channel_id"] ?? values["gcm.n.android_channel_id"]
         var channel = fallbackChannel
         if let requested {
-            if channels.contains(requested) {
+            if channels?.contains(requested) ?? true {
                 channel = requested
             } else {
                 warnings.append(PlatformWarning(

@@ -29,7 +29,8 @@ public enum WebConversion {
         if notification == nil, let link { options.append(JSONObject.Member(key: "link", value: .string(link))) }
         if let label { options.append(JSONObject.Member(key: "analytics_label", value: .string(label))) }
         if !options.isEmpty { members.append(JSONObject.Member(key: "fcmOptions", value: .object(JSONObject(options)))) }
-        return WebPushMessage(wire: JSONObject(members), ttlSeconds: ttlSeconds(webpush))
+        let topic = webpush?.headers.first { $0.key.lowercased() == "topic" }?.value
+        return WebPushMessage(wire: JSONObject(members), ttlSeconds: ttlSeconds(webpush), topic: topic)
     }
 
     /// The top-level notification's title, body and image, then every member of

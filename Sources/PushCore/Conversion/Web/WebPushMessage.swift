@@ -7,6 +7,8 @@ public struct WebPushMessage: Sendable, Equatable {
     public var wire: JSONObject
     /// How long the push service keeps it for an offline browser, in seconds (`webpush.headers.TTL`).
     public var ttlSeconds: Int64
+    /// `webpush.headers.Topic` (RFC 8030): a newer message with the same topic replaces a stored one.
+    public var topic: String? = nil
 
     /// Whether the SDK shows it in the background (the wire has a `notification`).
     public var isNotification: Bool { wire["notification"] != nil }

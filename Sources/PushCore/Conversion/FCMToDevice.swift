@@ -1,0 +1,39 @@
+/// Turns an FCM v1 message into what one device receives, by the device's platform: an Apple
+/// device's APNs notification (`FCMToApple`), an Android app's extras (`AndroidConversion`), a
+/// web app's push message (`WebConversion`).
+@usableFromInline
+enum FCMToDevice {
+    /// What the device of `context` receives; nil skips it (a fan-out to an Android device
+    /// outside `restricted_package_name`; a token send to one is refused).
+    @usableFromInline
+    static func content(for message: FCMMessage, context: DeliveryContext) -> Result<DeliveryContent?, GoogleError> {
+        switch context.app {
+        case .ios:
+            switch FCMToApple.notification(for: message, context: context) {
+            case .success(let notification): return .success(notification)
+            case .failure(let error): return .failure(error)
+            }
+        case .android(let channels):
+            if let restricted = message.android?.restrictedPackageName, restricted != context.bundleID {
+                if case .topic = message.target { return .success(nil) }
+                if case .condition = message.target { return .success(nil) }
+                return .failure(.fcmInvalidPackageName(restricted: restricted, package: context.bundleID))
+            }
+            let converted = AndroidConversion.convert(message, facts: facts(of: message, context: context))
+            return .success(DeliveryContent(.android(converted, channels: channels)))
+        case .web(let hasBackgroundHandler):
+            let converted = WebConversion.convert(message, facts: facts(of: message, context: context))
+            return .success(DeliveryContent(.web(converted, origin: context.bundleID, hasBackgroundHandler: hasBackgroundHandler)))
+        }
+    }
+
+    /// What FCM adds for one Android or web app: `from` is `/topics/<name>` for a topic send, the
+    /// project number otherwise.
+    private static func facts(of message: FCMMessage, context: DeliveryContext) -> AndroidDeliveryFacts {
+        var from = context.senderID
+        if case .topic(let topic) = message.target { from = "/topics/" + topic }
+        return AndroidDeliveryFacts(
+            from: from, senderID: context.senderID, messageID: context.messageID,
+            sentAtMilliseconds: context.now.millisecondsSinceEpoch, appID: context.bundleID)
+    }
+}
