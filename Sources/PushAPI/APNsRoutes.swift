@@ -60,15 +60,20 @@ struct APNsRoutes {
         } catch {
             return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
+        let isProduction = settings.isProduction(
+            host: request.authority ?? request.headers["host"] ?? request.connection?.serverName)
         let recipient: APNsRecipient
         switch core.apnsRecipient(
-            deviceToken: apnsRequest.deviceToken, bundleID: apnsRequest.bundleID, defaultProject: settings.project)
+            deviceToken: apnsRequest.deviceToken, bundleID: apnsRequest.bundleID,
+            environment: isProduction ? .production : .development, defaultProject: settings.project)
         {
         case .success(let found): recipient = found
         case .failure(.unregistered(let since)):
             return APNsErrorResponse.make(.unregistered, apnsID: givenID ?? APNsErrorResponse.generatedID(), unregisteredSince: since)
         case .failure(.notForTopic):
             return APNsErrorResponse.make(.deviceTokenNotForTopic, apnsID: givenID ?? APNsErrorResponse.generatedID())
+        case .failure(.otherEnvironment):
+            return APNsErrorResponse.make(.badDeviceToken, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
         if let reason = authenticate(authorization, on: request.connection, state: state) {
             return APNsErrorResponse.make(reason, apnsID: givenID ?? APNsErrorResponse.generatedID())
@@ -79,8 +84,6 @@ struct APNsRoutes {
             return APNsErrorResponse.make(error, apnsID: givenID ?? APNsErrorResponse.generatedID())
         }
         let loop = request.connection?.loop ?? 0
-        let isProduction = APNsHost.isProduction(
-            request.authority ?? request.headers["host"] ?? request.connection?.serverName)
         let project = recipient.project
         let fired = core.fireFault(
             project: project, on: .apns(deviceToken: apnsRequest.deviceToken, pushType: apnsRequest.pushType))

@@ -14,6 +14,17 @@ public struct APNsSettings: Sendable {
     public var streamsBeforeAuthentication: UInt32 = 1
     /// See `streamsBeforeAuthentication`.
     public var streamsAfterAuthentication: UInt32 = 1000
+    /// The environment of a push to a host that is not one of Apple's (`localhost`, an address):
+    /// `--apns-environment`.
+    public var localEnvironment: APNsEnvironment = .development
+
+    /// Whether a push to `host` (`:authority`, `Host` or the TLS server name) goes to the
+    /// production environment: Apple's production host does, Apple's sandbox hosts do not, any
+    /// other host as `localEnvironment` says.
+    func isProduction(host: String?) -> Bool {
+        if APNsHost.isApple(host) { return APNsHost.isProduction(host) }
+        return localEnvironment == .production
+    }
 
     /// The defaults: `any` authentication, no keys, project `apns`, streams 1 then 1000.
     public init() {}

@@ -38,7 +38,8 @@ struct DeviceRoutes {
                 platform: platform, bundleID: try body.string(Self.appIDKey(platform)), apnsToken: try body.string("apnsToken"),
                 token: try body.string("token"), appState: appState,
                 hasNotificationServiceExtension: try body.bool("notificationServiceExtension") ?? true,
-                androidChannels: try body.strings("channels"), hasBackgroundHandler: try body.bool("backgroundHandler") ?? true)
+                androidChannels: try body.strings("channels"), hasBackgroundHandler: try body.bool("backgroundHandler") ?? true,
+                apnsEnvironment: try Self.apnsEnvironment(body))
         } catch {
             return ControlPlane.error(error)
         }
@@ -77,6 +78,7 @@ struct DeviceRoutes {
         let hasExtension: Bool?
         let channels: [String]??
         let hasBackgroundHandler: Bool?
+        let environment: APNsEnvironment??
         do {
             let body = try JSONRequestBody(request, allowedKeys: Self.settingKeys)
             appState = try Self.appState(body)
@@ -94,13 +96,14 @@ struct DeviceRoutes {
             hasExtension = try body.bool("notificationServiceExtension")
             channels = body.has("channels") ? .some(try body.strings("channels")) : nil
             hasBackgroundHandler = try body.bool("backgroundHandler")
+            environment = body.has("apnsEnvironment") ? .some(try Self.apnsEnvironment(body)) : nil
         } catch {
             return ControlPlane.error(error)
         }
         switch core.updateDevice(
             project: project(request), token: token, appState: appState, bundleID: bundleID,
             hasNotificationServiceExtension: hasExtension, androidChannels: channels,
-            hasBackgroundHandler: hasBackgroundHandler) {
+            hasBackgroundHandler: hasBackgroundHandler, apnsEnvironment: environment) {
         case .success(let device):
             events.publish(.device(project: project(request), token: token, change: "updated"))
             return ControlPlane.ok(device.json)
@@ -198,6 +201,7 @@ struct DeviceRoutes {
     /// The keys of a device's app id and settings, on every platform.
     private static let settingKeys: Set<String> = [
         "appState", "bundleId", "packageName", "origin", "notificationServiceExtension", "channels", "backgroundHandler",
+        "apnsEnvironment",
     ]
 
     /// The key of a platform's app id: `bundleId`, `packageName` or `origin`.
@@ -213,7 +217,7 @@ struct DeviceRoutes {
     /// do something.
     private static func checkSettings(_ body: JSONRequestBody, for platform: Platform) throws(GoogleError) {
         let own: [Platform: Set<String>] = [
-            .ios: ["bundleId", "notificationServiceExtension"], .android: ["packageName", "channels"],
+            .ios: ["bundleId", "notificationServiceExtension", "apnsEnvironment"], .android: ["packageName", "channels"],
             .web: ["origin", "backgroundHandler"],
         ]
         for (other, keys) in own where other != platform {
@@ -223,6 +227,15 @@ struct DeviceRoutes {
                         + " (its app id is \(appIDKey(platform))).")
             }
         }
+    }
+
+    /// `apnsEnvironment`: `development`, `production`, or null for either.
+    private static func apnsEnvironment(_ body: JSONRequestBody) throws(GoogleError) -> APNsEnvironment? {
+        guard let text = try body.string("apnsEnvironment") else { return nil }
+        guard let environment = APNsEnvironment(rawValue: text) else {
+            throw GoogleError.invalidArgument("apnsEnvironment must be development, production or null (either); got \"\(text)\".")
+        }
+        return environment
     }
 
     private static func appState(_ body: JSONRequestBody) throws(GoogleError) -> AppState? {

@@ -166,7 +166,8 @@ struct ProjectState: Sendable {
         shards[shard].uninstalledTokens[device.token] = nil
         if let apnsToken = device.apnsToken {
             let apnsShard = DeviceShard.index(of: apnsToken)
-            shards[apnsShard].tokenByAPNsToken[apnsToken] = APNsTokenOwner(token: device.token, bundleID: device.bundleID)
+            shards[apnsShard].tokenByAPNsToken[apnsToken] = APNsTokenOwner(
+                token: device.token, bundleID: device.bundleID, environment: device.apnsEnvironment)
             shards[apnsShard].uninstalledAPNsTokens[apnsToken] = nil
         }
         nextDeviceSequence = max(nextDeviceSequence, device.sequence) + 1
@@ -194,14 +195,17 @@ struct ProjectState: Sendable {
         return shards[shard].streams.removeValue(forKey: token) ?? []
     }
 
-    /// Changes a stored device's bundle id, in its APNs token's entry too; false when there is no
-    /// device with `token`.
-    mutating func changeBundleID(ofDevice token: String, to bundleID: String) -> Bool {
+    /// Changes a stored device's bundle id and APNs environment, those given (`.some(nil)`: either
+    /// environment), in its APNs token's entry too; false when there is no device with `token`.
+    mutating func changeAPNsIdentity(ofDevice token: String, bundleID: String?, environment: APNsEnvironment??) -> Bool {
         let shard = DeviceShard.index(of: token)
         guard shards[shard].devices[token] != nil else { return false }
-        shards[shard].devices[token]!.bundleID = bundleID
+        if let bundleID { shards[shard].devices[token]!.bundleID = bundleID }
+        if let environment { shards[shard].devices[token]!.apnsEnvironment = environment }
         if let apnsToken = shards[shard].devices[token]!.apnsToken {
-            shards[DeviceShard.index(of: apnsToken)].tokenByAPNsToken[apnsToken]?.bundleID = bundleID
+            let apnsShard = DeviceShard.index(of: apnsToken)
+            if let bundleID { shards[apnsShard].tokenByAPNsToken[apnsToken]?.bundleID = bundleID }
+            if let environment { shards[apnsShard].tokenByAPNsToken[apnsToken]?.environment = environment }
         }
         return true
     }

@@ -5,18 +5,21 @@ extension PushEmulatorCore {
     /// by name (`projectsByAPNsToken`: the cost does not grow with the number of projects) — or,
     /// for a token no device has, `defaultProject` (where lenient mode registers it); with the
     /// device found, for `send(knownDevice:)`.
+    /// - Parameter environment: the environment of the host the push was sent to; a device
+    ///   registered for the other one is not reached.
     /// - Returns: the project and device, or, when no project has such a device,
+    ///   BadDeviceToken if one has a device with the token in the other environment, else
     ///   DeviceTokenNotForTopic if one has a device with the token and another bundle id, else
     ///   Unregistered (with the uninstall time) if one has deleted a device with the token.
     public func apnsRecipient(
-        deviceToken: String, bundleID: String?, defaultProject: String
+        deviceToken: String, bundleID: String?, environment: APNsEnvironment = .development, defaultProject: String
     ) -> Result<APNsRecipient, APNsRecipientError> {
         do {
             let token = APNsDeviceToken.normalized(deviceToken)
             func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
                 while let slot = directory.slot(id) {
                     // Nil only when the project was removed meanwhile: look again.
-                    guard let found = Self.lookUp(token, bundleID: bundleID, in: slot) else { continue }
+                    guard let found = Self.lookUp(token, bundleID: bundleID, environment: environment, in: slot) else { continue }
                     return found.map { found in found.map { APNsRecipient(project: id, device: $0) } }
                 }
                 return nil
@@ -28,7 +31,8 @@ extension PushEmulatorCore {
                 switch lookup(in: id) {
                 case .success(let recipient)?: return recipient
                 case .failure(let reason)?:
-                    if refusal == nil || reason == .notForTopic { refusal = reason }
+                    // A device that has the token says more than an uninstalled one.
+                    if refusal == nil || reason == .notForTopic || reason == .otherEnvironment { refusal = reason }
                     return nil
                 case nil: return nil
                 }
@@ -62,7 +66,7 @@ extension PushEmulatorCore {
     /// Unregistered or DeviceTokenNotForTopic, or `.some(nil)` when the project never had it;
     /// nil when the project was removed, to be asked again.
     fileprivate static func lookUp(
-        _ token: String, bundleID: String?, in slot: ProjectSlot
+        _ token: String, bundleID: String?, environment: APNsEnvironment, in slot: ProjectSlot
     ) -> Result<KnownDevice?, APNsRecipientError>?? {
         // One digest of the APNs token finds its shard and its entry there, which has the
         // device's bundle id: the device's own shard is not locked here (the send checks there
@@ -70,6 +74,7 @@ extension PushEmulatorCore {
         let key = TokenKey(token)
         return slot.readShard(DeviceShard.index(of: key)) { shard -> Result<KnownDevice?, APNsRecipientError>? in
             if let owner = shard.tokenByAPNsToken[key: key] {
+                if let required = owner.environment, required != environment { return .failure(.otherEnvironment) }
                 if let bundleID, owner.bundleID != bundleID { return .failure(.notForTopic) }
                 return .success(KnownDevice(token: owner.token, in: slot))
             }
@@ -84,4 +89,6 @@ public enum APNsRecipientError: Error, Sendable, Equatable {
     case unregistered(since: Timestamp)
     /// The device's bundle id is not the topic's: 400 DeviceTokenNotForTopic.
     case notForTopic
+    /// The device's token is of the other APNs environment than the host's: 400 BadDeviceToken.
+    case otherEnvironment
 }

@@ -124,6 +124,7 @@ public final class PushEmulatorCore: Sendable {
             device.hasNotificationServiceExtension = registration.hasNotificationServiceExtension
             device.androidChannels = registration.androidChannels
             device.hasBackgroundHandler = registration.hasBackgroundHandler
+            device.apnsEnvironment = registration.apnsEnvironment
             projectState.insert(device)
             if let apnsToken = device.apnsToken { indexes.noteAPNsToken(apnsToken, in: project) }
             return .success(device)
@@ -155,7 +156,8 @@ public final class PushEmulatorCore: Sendable {
     /// every channel.
     public func updateDevice(
         project: String, token: String, appState: AppState? = nil, bundleID: String? = nil,
-        hasNotificationServiceExtension: Bool? = nil, androidChannels: [String]?? = nil, hasBackgroundHandler: Bool? = nil
+        hasNotificationServiceExtension: Bool? = nil, androidChannels: [String]?? = nil, hasBackgroundHandler: Bool? = nil,
+        apnsEnvironment: APNsEnvironment?? = nil
     ) -> Result<Device, DeviceLookupError> {
         func change(_ device: inout Device) {
             if let appState { device.appState = appState }
@@ -163,11 +165,11 @@ public final class PushEmulatorCore: Sendable {
             if let androidChannels { device.androidChannels = androidChannels }
             if let hasBackgroundHandler { device.hasBackgroundHandler = hasBackgroundHandler }
         }
-        // A new bundle id goes into the device's APNs token entry too, which may be in another
-        // shard: the whole project is taken for it (an admin call, seldom made).
-        if let bundleID {
+        // A new bundle id or environment goes into the device's APNs token entry too, which may be
+        // in another shard: the whole project is taken for it (an admin call, seldom made).
+        if bundleID != nil || apnsEnvironment != nil {
             return withProject(project) { projectState -> Result<Device, DeviceLookupError> in
-                guard projectState.changeBundleID(ofDevice: token, to: bundleID) else {
+                guard projectState.changeAPNsIdentity(ofDevice: token, bundleID: bundleID, environment: apnsEnvironment) else {
                     return .failure(projectState.lookupError(token: token))
                 }
                 let shard = DeviceShard.index(of: token)

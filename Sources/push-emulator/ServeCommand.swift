@@ -98,6 +98,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "HTTP/2 stream limits of a connection to one of Apple's host names: before its first authenticated request, and after (BEFORE:AFTER).")
     var apnsConcurrentStreams = "1:1000"
 
+    @Option(help: "The APNs environment of a push to a host that is not one of Apple's (localhost, an address): development or production.")
+    var apnsEnvironment = "development"
+
     @Option(help: "An htpasswd file ($apr1$ or {SHA} hashes: htpasswd -m or -s): the web inbox and the /emulator/ API then need one of its users (HTTP Basic).")
     var uiAuthFile: String?
 
@@ -117,7 +120,7 @@ struct ServeCommand: ParsableCommand {
         .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "service-account"), .init(name: "access-token-lifetime"), .init(name: "tokens"),
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"), .init(name: "max-streams-per-device"),
         .init(name: "apns-auth"), .init(name: "apns-key"), .init(name: "apns-project"), .init(name: "apns-concurrent-streams"),
-        .init(name: "enable-debug-routes", isFlag: true), .init(name: "import"), .init(name: "export-on-exit"),
+        .init(name: "apns-environment"), .init(name: "enable-debug-routes", isFlag: true), .init(name: "import"), .init(name: "export-on-exit"),
         .init(name: "ui-auth-file"),
     ]
 
@@ -150,6 +153,9 @@ struct ServeCommand: ParsableCommand {
         }
         for key in apnsKey { _ = try Self.providerKey(key) }
         guard ProjectID.isValid(apnsProject) else { throw ValidationError("--apns-project must be a project id (letters, digits, - . : _)") }
+        guard APNsEnvironment(rawValue: apnsEnvironment) != nil else {
+            throw ValidationError("--apns-environment must be development or production")
+        }
         guard Self.streamLimits(apnsConcurrentStreams) != nil else {
             throw ValidationError("--apns-concurrent-streams takes BEFORE:AFTER, two numbers from 1 to 2147483647, e.g. 1:1000")
         }
@@ -213,6 +219,7 @@ struct ServeCommand: ParsableCommand {
             settings.apns.keys[providerKey.keyID] = providerKey
         }
         settings.apns.project = apnsProject
+        settings.apns.localEnvironment = APNsEnvironment(rawValue: apnsEnvironment) ?? .development
         let (before, after) = Self.streamLimits(apnsConcurrentStreams) ?? (1, 1000)
         settings.apns.streamsBeforeAuthentication = before
         settings.apns.streamsAfterAuthentication = after

@@ -253,3 +253,38 @@ def test_a_goaway_fault_ends_the_connection_and_aioapns_reconnects(pointed_at_em
     run(scenario())
     # first, after the error, after the goaway, retried: the faulted pushes were not sent.
     assert logged() == 4
+
+
+def test_a_token_of_the_other_environment_is_a_bad_device_token(pointed_at_emulator, request):
+    """A development build's token pushed through api.push.apple.com, or a production build's through
+    the sandbox, gets BadDeviceToken and is not queued (docs/apns.md, "Environment"). Pointed at
+    `localhost`, both clients are in the development environment (the default of --apns-environment)."""
+    emu = pointed_at_emulator
+    api = Api(emu.http, project=own_project())
+    development, production = secrets.token_hex(32), secrets.token_hex(32)
+    devices = {
+        development: api.register(platform="ios", bundleId=BUNDLE, apnsToken=development, apnsEnvironment="development"),
+        production: api.register(platform="ios", bundleId=BUNDLE, apnsToken=production, apnsEnvironment="production"),
+    }
+
+    async def push_both(use_sandbox):
+        apns = client(emu, use_sandbox)
+        try:
+            return [await apns.send_notification(NotificationRequest(device_token=token, message={"aps": {"alert": "env"}}))
+                    for token in (development, production)]
+        finally:
+            apns.pool.close()
+
+    through_production = [(r.status, r.description) for r in run(push_both(use_sandbox=False))]
+    through_sandbox = [(r.status, r.description) for r in run(push_both(use_sandbox=True))]
+    development_host = [("200", None), ("400", "BadDeviceToken")]
+    if request.node.callspec.params["pointed_at_emulator"] == "apple-host-names":
+        assert through_production == [("400", "BadDeviceToken"), ("200", None)]
+        assert through_sandbox == development_host
+        queued = {development: 1, production: 1}
+    else:
+        assert through_production == through_sandbox == development_host
+        # Two pushes to the development device: Apple stores one per app.
+        queued = {development: 1, production: 0}
+    for token, count in queued.items():
+        assert len(api.connect(devices[token])) == count

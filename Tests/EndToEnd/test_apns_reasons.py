@@ -251,3 +251,16 @@ def test_a_body_over_the_servers_limit_is_413_payload_too_large(start_emulator):
     with ApnsConnection(emulator) as conn:
         response = conn.request(apns_headers(JWT, apns_id=canonical_uuid_upper()), b"{" + b" " * 12_000 + b"}")
     assert_apple_shaped(response.status, response.headers, response.body, 413, "PayloadTooLarge")
+
+
+def test_apns_environment_names_the_environment_of_other_hosts(start_emulator):
+    """`--apns-environment production`: a push to `localhost` is a production push, so a
+    development token is a BadDeviceToken there, and Apple's sandbox host stays development."""
+    emulator = start_emulator("--apns-environment", "production")
+    api = Api(emulator.http, project="apns")
+    api.register(platform="ios", bundleId=BUNDLE_ID, apnsToken=DEVICE_TOKEN, apnsEnvironment="development")
+    with ApnsConnection(emulator) as connection:
+        local = connection.request(apns_headers(JWT), body=ALERT)
+        sandbox = connection.request(apns_headers(JWT), body=ALERT, authority="api.sandbox.push.apple.com")
+    assert (local.status, local.json()) == (400, {"reason": "BadDeviceToken"})
+    assert sandbox.status == 200 and "apns-unique-id" in sandbox.headers

@@ -1124,7 +1124,7 @@ enum OpenAPIDocument {
       "DevicePatch": {
         "type": "object",
         "additionalProperties": false,
-        "description": "Fields left out (or null) keep their value, except `channels`, which null sets back to every channel. Only the device's own platform's fields are accepted (`bundleId` and `notificationServiceExtension` for ios, `packageName` and `channels` for android, `origin` and `backgroundHandler` for web); another platform's get 400.",
+        "description": "Fields left out (or null) keep their value, except `channels` and `apnsEnvironment`, which null sets back to every channel and either environment. Only the device's own platform's fields are accepted (`bundleId`, `notificationServiceExtension` and `apnsEnvironment` for ios, `packageName` and `channels` for android, `origin` and `backgroundHandler` for web); another platform's get 400.",
         "properties": {
           "appState": {
             "anyOf": [
@@ -1182,6 +1182,18 @@ enum OpenAPIDocument {
               "null"
             ],
             "description": "Whether the web app's service worker sets an `onBackgroundMessage` handler (web devices only; default true)."
+          },
+          "apnsEnvironment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "development",
+              "production",
+              null
+            ],
+            "description": "The APNs environment of the device's token (ios devices only): a push through the other environment's host gets 400 BadDeviceToken (docs/apns.md, \"Environment\"). Null: either."
           }
         }
       },
@@ -1281,6 +1293,18 @@ enum OpenAPIDocument {
           "backgroundHandler": {
             "type": "boolean",
             "description": "web devices: whether the service worker sets `onBackgroundMessage`."
+          },
+          "apnsEnvironment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "development",
+              "production",
+              null
+            ],
+            "description": "ios devices: the APNs environment of the token, or null for either."
           }
         }
       },
@@ -2834,6 +2858,18 @@ enum OpenAPIDocument {
               }
             ],
             "default": "background"
+          },
+          "apnsEnvironment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "development",
+              "production",
+              null
+            ],
+            "description": "The APNs environment of the device's token (ios devices only): a push through the other environment's host gets 400 BadDeviceToken (docs/apns.md, \"Environment\"). Null: either."
           }
         }
       },

@@ -16,6 +16,8 @@ public struct Device: Sendable, Equatable {
     /// (`FIRMessagingExtensionHelper`), which downloads `fcm_options.image` for a notification with
     /// `mutable-content`; without one, iOS shows no image. Default on (docs/inbox.md).
     public var hasNotificationServiceExtension = true
+    /// The APNs environment its token belongs to (nil: either, as a push to any host reaches it).
+    public var apnsEnvironment: APNsEnvironment?
     /// An Android app's notification channels (nil: every channel a message names exists). A
     /// message for a channel not among them goes to the SDK's fallback channel.
     public var androidChannels: [String]?
@@ -109,8 +111,10 @@ public struct Device: Sendable, Equatable {
         ]
         switch platform {
         case .ios:
-            members.append(
-                JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)))
+            members += [
+                JSONObject.Member(key: "apnsEnvironment", value: apnsEnvironment.map { .string($0.rawValue) } ?? .null),
+                JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)),
+            ]
         case .android:
             members += [
                 JSONObject.Member(key: "packageName", value: .string(bundleID)),

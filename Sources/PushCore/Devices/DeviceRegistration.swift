@@ -13,6 +13,8 @@ public struct DeviceRegistration: Sendable {
     public var appState: AppState
     /// Whether the app has a notification service extension with Firebase's helper (default true).
     public var hasNotificationServiceExtension: Bool
+    /// The APNs environment of an Apple device's token (nil: either).
+    public var apnsEnvironment: APNsEnvironment?
     /// An Android app's notification channels (nil: every channel a message names).
     public var androidChannels: [String]?
     /// Whether a web app's service worker sets an `onBackgroundMessage` handler (default true).
@@ -22,8 +24,9 @@ public struct DeviceRegistration: Sendable {
     public init(
         platform: Platform = .ios, bundleID: String? = nil, apnsToken: String? = nil, token: String? = nil,
         appState: AppState = .background, hasNotificationServiceExtension: Bool = true, androidChannels: [String]? = nil,
-        hasBackgroundHandler: Bool = true
+        hasBackgroundHandler: Bool = true, apnsEnvironment: APNsEnvironment? = nil
     ) {
+        self.apnsEnvironment = apnsEnvironment
         self.androidChannels = androidChannels
         self.hasBackgroundHandler = hasBackgroundHandler
         self.hasNotificationServiceExtension = hasNotificationServiceExtension

@@ -1,11 +1,13 @@
 import ByteCoding
 
 /// The device that has an APNs token, as the APNs token's shard knows it: its registration
-/// token, and its bundle id, which an APNs push checks against its topic with this shard's lock
-/// alone (a change of a device's bundle id changes this entry too).
+/// token, and its bundle id and APNs environment, which an APNs push checks against its topic and
+/// host with this shard's lock alone (a change of either on the device changes this entry too).
 struct APNsTokenOwner: Sendable {
     let token: String
     var bundleID: String
+    /// Nil: the token works in either environment.
+    var environment: APNsEnvironment?
 }
 
 /// One of a project's shards: the devices whose registration token falls in it

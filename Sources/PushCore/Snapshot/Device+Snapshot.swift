@@ -4,7 +4,7 @@ extension Device {
     static let snapshotKeys: Set<String> = [
         "token", "apnsToken", "platform", "bundleId", "appState", "registeredAt", "lastConnectedAt", "sequence",
         "subscriptions", "pendingDeliveries", "messageLogSequences", "owedMessagesDeleted",
-        "notificationServiceExtension", "channels", "backgroundHandler",
+        "notificationServiceExtension", "channels", "backgroundHandler", "apnsEnvironment",
     ]
 
     /// The device in a state snapshot. Connections are not part of one: deliveries on their way
@@ -22,6 +22,7 @@ extension Device {
             JSONObject.Member(key: "notificationServiceExtension", value: .bool(hasNotificationServiceExtension)),
             JSONObject.Member(key: "channels", value: androidChannels.map { .array($0.map(JSONValue.string)) } ?? .null),
             JSONObject.Member(key: "backgroundHandler", value: .bool(hasBackgroundHandler)),
+            JSONObject.Member(key: "apnsEnvironment", value: apnsEnvironment.map { .string($0.rawValue) } ?? .null),
             JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
             JSONObject.Member(key: "lastConnectedAt", value: lastConnected.map { .string($0.rfc3339) } ?? .null),
             JSONObject.Member(key: "sequence", value: .number(String(sequence))),
@@ -66,6 +67,9 @@ extension Device {
             }
         }
         hasBackgroundHandler = try reader.optionalBool("backgroundHandler") ?? true
+        if let environment = reader.optionalValue("apnsEnvironment"), environment != .null {
+            apnsEnvironment = try reader.named("apnsEnvironment", APNsEnvironment.self)
+        }
         if apnsToken != nil, platform != .ios { throw reader.error("apnsToken", "only an ios device has one") }
         for entry in try reader.objects("subscriptions", keys: ["topic", "createdAt", "sequence"]) {
             let topic = try entry.string("topic")

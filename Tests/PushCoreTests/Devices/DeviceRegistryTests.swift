@@ -177,7 +177,8 @@ final class DeviceRegistryTests: XCTestCase {
             device.json,
             obj(
                 ("token", str("device-1")), ("platform", str("ios")), ("bundleId", str("com.example.app")),
-                ("apnsToken", str("ab12")), ("appState", str("background")), ("notificationServiceExtension", .bool(true)),
+                ("apnsToken", str("ab12")), ("appState", str("background")), ("apnsEnvironment", .null),
+                ("notificationServiceExtension", .bool(true)),
                 ("topics", .array([])),
                 ("pendingCount", num(0)), ("inFlightCount", num(0)), ("connected", .bool(false)), ("registeredAt", str("2026-11-22T10:00:00Z")),
                 ("lastConnectedAt", .null)))
