@@ -95,9 +95,10 @@ extension ProjectState {
             }
             if skipped {
                 // The conversion gave nothing for the one device: the message is logged, with no delivery.
-                log.append(name: name, origin: origin, sentAt: now, target: target, requestBody: requestBody,
-                    deliveryNumbers: counters.upcomingDeliveryNumber..<counters.upcomingDeliveryNumber)
-                return (.accepted(SentMessage(messageName: name, deliveryNumbers: 0..<0)), [])
+                let none = counters.upcomingDeliveryNumber..<counters.upcomingDeliveryNumber
+                log.append(
+                    name: name, origin: origin, sentAt: now, target: target, requestBody: requestBody, deliveryNumbers: none)
+                return (.accepted(SentMessage(messageName: name, deliveryNumbers: none)), [])
             }
             guard let made else { return (exhaustedNumbers, []) }
             if let newDevice {

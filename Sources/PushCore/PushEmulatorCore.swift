@@ -302,7 +302,19 @@ public final class PushEmulatorCore: Sendable {
                 let content: DeliveryContent
                 switch makeContent(prepared.context) {
                 case .success(let made?): content = made
-                case .success(nil): return .accepted(SentMessage(messageName: prepared.context.messageName, deliveryNumbers: 0..<0))
+                case .success(nil):
+                    // The one device is skipped: logged with no delivery, as a topic send that
+                    // reaches nobody. (The FCM conversion skips only on a fan-out today.)
+                    let logged = slot.withProjectPart { projectState -> Range<Int>? in
+                        if Counter.check(.logSequence, at: projectState.log.nextSequence) != nil { return nil }
+                        let none = counters.upcomingDeliveryNumber..<counters.upcomingDeliveryNumber
+                        projectState.log.append(
+                            name: prepared.context.messageName, origin: origin, sentAt: prepared.context.now,
+                            target: target, requestBody: requestBody, deliveryNumbers: none)
+                        return none
+                    }
+                    guard let none = logged ?? nil else { return .exhausted(CounterExhausted(counter: .logSequence)) }
+                    return .accepted(SentMessage(messageName: prepared.context.messageName, deliveryNumbers: none))
                 case .failure(let failure): return .rejected(failure)
                 }
                 // Nil (twice) when the project or the device went meanwhile, or the device's

@@ -1163,7 +1163,7 @@ enum OpenAPIDocument {
               "string",
               "null"
             ],
-            "pattern": "^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$",
+            "pattern": "^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$",
             "description": "A web app's origin (web devices only; default `https://localhost`): `http://` or `https://`, a host and an optional port."
           },
           "channels": {
@@ -2942,7 +2942,7 @@ enum OpenAPIDocument {
               "string",
               "null"
             ],
-            "pattern": "^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$",
+            "pattern": "^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$",
             "description": "A web app's origin (web devices only; default `https://localhost`): `http://` or `https://`, a host and an optional port."
           },
           "backgroundHandler": {

@@ -20,11 +20,19 @@ enum FCMToDevice {
                 return .failure(.fcmInvalidPackageName(restricted: restricted, package: context.bundleID))
             }
             let converted = AndroidConversion.convert(message, facts: facts(of: message, context: context))
+            if let tooBig = tooBig(converted.payloadByteCount) { return .failure(tooBig) }
             return .success(DeliveryContent(.android(converted, channels: channels)))
         case .web(let hasBackgroundHandler):
             let converted = WebConversion.convert(message, facts: facts(of: message, context: context))
+            if let tooBig = tooBig(converted.payloadByteCount) { return .failure(tooBig) }
             return .success(DeliveryContent(.web(converted, origin: context.bundleID, hasBackgroundHandler: hasBackgroundHandler)))
         }
+    }
+
+    /// FCM's refusal of a message over its limit to an Android or web device.
+    private static func tooBig(_ byteCount: Int) -> GoogleError? {
+        byteCount > FCMMessage.devicePayloadSizeLimit
+            ? .fcmMessageTooBig(byteCount: byteCount, limit: FCMMessage.devicePayloadSizeLimit) : nil
     }
 
     /// What FCM adds for one Android or web app: `from` is `/topics/<name>` for a topic send, the

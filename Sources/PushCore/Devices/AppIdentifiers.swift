@@ -44,7 +44,10 @@ enum AppIdentifiers {
             guard !host.isEmpty, host.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
             else { return false }
         }
-        return port.count <= 5 && port.allSatisfy(isDigit) && (port.isEmpty || Int(String(decoding: port, as: UTF8.self))! <= 65535)
+        // A port from 1 to 65535, written without leading zeros, as `location.origin` writes it.
+        guard !port.isEmpty else { return true }
+        guard port.count <= 5, port.first != UInt8(ascii: "0"), port.allSatisfy(isDigit) else { return false }
+        return Int(String(decoding: port, as: UTF8.self))! <= 65535
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

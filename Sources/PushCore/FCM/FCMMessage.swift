@@ -47,6 +47,10 @@ public struct FCMMessage: Sendable, Equatable {
 
     /// The size limit of a message to a topic, in bytes.
     public static let topicPayloadSizeLimit = 2048
+    /// FCM's limit of a message to an Android or web device, in bytes ("The maximum payload for
+    /// both message types is 4096 bytes"); what counts is `AndroidMessage.payloadByteCount` and
+    /// `WebPushMessage.payloadByteCount`.
+    public static let devicePayloadSizeLimit = 4096
 
     /// The bytes that count toward the topic limit: keys and values of `data`, and the
     /// notification's title, body and image. Google does not say exactly what it counts;

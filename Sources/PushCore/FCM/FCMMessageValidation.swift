@@ -25,6 +25,16 @@ extension FCMMessage {
                 try Self.checkLightSettings(settings)
             }
         }
+        if let webpush {
+            for header in webpush.headers where header.key.lowercased() == "ttl" {
+                // Seconds from 0 to 2419200 (the TTL field's range); the wording is ours.
+                guard let seconds = Int64(header.value), seconds >= 0, seconds <= Self.maximumTTL.seconds else {
+                    throw GoogleError.fcmInvalidArgument(
+                        "Invalid TTL \"\(header.value)\": webpush.headers.TTL must be a whole number of seconds from 0 to 2419200 (28 days).",
+                        field: "message.webpush.headers.TTL")
+                }
+            }
+        }
         if let link = webpush?.fcmOptions?.link, !link.hasPrefix("https://") {
             // "For all URL values, HTTPS is required" (the v1 reference); the wording is ours.
             throw GoogleError.fcmInvalidArgument(

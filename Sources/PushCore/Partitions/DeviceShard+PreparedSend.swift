@@ -71,14 +71,16 @@ extension DeviceShard {
     /// The second step: logs the send through `log` (run under the project's log lock: it
     /// takes the delivery number and the log sequence, or says which counter is exhausted) and
     /// queues `content` for the prepared device. Nil when the device is gone, registered
-    /// anew or its bundle id changed since `prepare` (the send starts again).
+    /// anew or its bundle id or settings changed since `prepare` (the send starts again).
     mutating func commit<Failure: Error & Sendable>(
         _ prepared: PreparedSend, _ content: consuming DeliveryContent, target: MessageTarget,
         origin: DeliveryOrigin, configuration: PushCoreConfiguration,
         log: (_ loggedTarget: MessageTarget) -> Result<(number: Int, logSequence: Int), CounterExhausted>
     ) -> (SendOutcome<Failure>, [StreamSubscriber])? {
         guard let slot = devices.index(forKey: prepared.device),
-            Self.read(&devices.values[slot], { $0.sequence == prepared.sequence && $0.bundleID == prepared.bundleID })
+            Self.read(&devices.values[slot], {
+                $0.sequence == prepared.sequence && $0.bundleID == prepared.bundleID && $0.app == prepared.context.app
+            })
         else { return nil }
         // A token target names the device's own copy of the token, so that the log adds none.
         // Chosen, not copied then replaced: a copy of the target retains its token and the

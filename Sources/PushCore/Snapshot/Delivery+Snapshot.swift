@@ -44,6 +44,9 @@ extension Delivery {
         let payloadText = try reader.string("payload")
         // An Android or web device's delivery has no APNs payload: an empty text.
         let platformMessage = try PlatformMessage(snapshotOf: reader)
+        if platformMessage != nil, try reader.named("origin", DeliveryOrigin.self) != .fcm {
+            throw reader.error("origin", "an Android or web delivery comes from FCM")
+        }
         let isPayload =
             platformMessage == nil
             ? (try? JSONParser.parse(payloadText))?.objectValue != nil : payloadText.isEmpty && headers.isEmpty

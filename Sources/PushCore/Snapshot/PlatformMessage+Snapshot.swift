@@ -24,6 +24,9 @@ extension PlatformMessage {
 
     /// The message of a delivery's snapshot, or nil for an Apple device's delivery.
     init?(snapshotOf reader: SnapshotReader) throws(SnapshotError) {
+        if reader.optionalValue("android") != nil, reader.optionalValue("web") != nil {
+            throw reader.error("web", "a delivery has an android or a web message, not both")
+        }
         if let android = try reader.optionalObject("android", keys: ["extras", "channels"]) {
             guard case .object(let extras) = try android.value("extras") else {
                 throw android.error("extras", "must be an object of strings")

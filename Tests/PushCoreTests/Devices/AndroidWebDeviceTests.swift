@@ -190,4 +190,72 @@ final class AndroidWebDeviceTests: XCTestCase {
         guard case .notification(let event)? = delivered.first else { return XCTFail("nothing delivered") }
         XCTAssertEqual(event.json["presentation"]?["warnings"]?.arrayValue?.first?["code"], .string("channelNotCreated"))
     }
+
+    func testAMessageOverFourKilobytesIsRefusedForAndroidAndWeb() {
+        let core = makeCore()
+        registerAndroid(core)
+        registerWeb(core)
+        let big = String(repeating: "x", count: 4100)
+        for token in ["android-1", "web-1"] {
+            let outcome = send(core, #"{"message":{"token":"\#(token)","data":{"k":"\#(big)"}}}"#)
+            guard case .rejected(let error) = outcome else { return XCTFail("\(token) not refused: \(outcome)") }
+            XCTAssertTrue(error.message.hasPrefix("Message is too big"), error.message)
+        }
+        let fits = String(repeating: "x", count: 4000)
+        XCTAssertNotNil(send(core, #"{"message":{"token":"android-1","data":{"k":"\#(fits)"}}}"#).sent)
+    }
+
+    func testTheWebTTLHeaderMustBeSecondsInRange() {
+        for (value, valid) in [("0", true), ("2419200", true), ("-1", false), ("1.5", false), ("abc", false), ("2419201", false)] {
+            let body = Array(#"{"message":{"token":"t","data":{"a":"b"},"webpush":{"headers":{"TTL":"\#(value)"}}}}"#.utf8)
+            XCTAssertEqual((try? FCMSendRequest(body: body)) != nil, valid, value)
+        }
+    }
+
+    func testImportRefusesADeliveryOfAnotherPlatformOrOrigin() throws {
+        let core = makeCore()
+        registerAndroid(core)
+        send(core, #"{"message":{"token":"android-1","data":{"a":"1"}}}"#)
+        let snapshot = core.exportState()
+        func refused(_ change: (inout JSONValue) -> Void, _ words: String) {
+            var changed = snapshot
+            change(&changed)
+            XCTAssertThrowsError(try makeCore().importState(changed), words) { error in
+                XCTAssertTrue("\(error)".contains(words), "\(error)")
+            }
+        }
+        refused({ $0.set(["projects", 0, "devices", 0, "platform"], .string("ios")) }, "is a android message")
+        refused({ $0.set(["projects", 0, "deliveries", 0, "origin"], .string("apns")) }, "comes from FCM")
+        refused({
+            $0.set(["projects", 0, "deliveries", 0, "web"], obj(("pushData", obj()), ("ttlSeconds", num(1)),
+                ("topic", .null), ("origin", str("https://a.example")), ("backgroundHandler", .bool(true))))
+        }, "not both")
+    }
+
+    func testOriginsAndPackageNamesAtTheirEdges() {
+        let core = makeCore()
+        for (origin, valid) in [
+            ("https://a.example:1", true), ("https://a.example:65535", true), ("https://a.example:65536", false),
+            ("https://a.example:080", false), ("https://a.example:0", false), ("https://[", false), ("https://[]", false),
+            ("http://", false), ("https://h:", false), ("https://a.example/", false),
+        ] {
+            let registered = core.registerDevice(project: "demo", DeviceRegistration(platform: .web, bundleID: origin))
+            XCTAssertEqual((try? registered.get()) != nil, valid, origin)
+        }
+        for (package, valid) in [("a.b", true), ("a_1.b2", true), ("a", false), ("a..b", false), (".a.b", false), ("a.b-c", false), ("é.b", false)] {
+            let registered = core.registerDevice(project: "demo", DeviceRegistration(platform: .android, bundleID: package))
+            XCTAssertEqual((try? registered.get()) != nil, valid, package)
+        }
+    }
+
+    func testSettingsChangeWithAPatch() throws {
+        let core = makeCore()
+        registerAndroid(core, channels: ["a"])
+        registerWeb(core)
+        XCTAssertEqual(try core.updateDevice(project: "demo", token: "android-1", androidChannels: .some(nil)).get().androidChannels, nil)
+        XCTAssertEqual(try core.updateDevice(project: "demo", token: "android-1", androidChannels: .some(["b"])).get().androidChannels, ["b"])
+        XCTAssertEqual(try core.updateDevice(project: "demo", token: "web-1", hasBackgroundHandler: false).get().hasBackgroundHandler, false)
+        XCTAssertEqual(try core.updateDevice(project: "demo", token: "web-1", bundleID: "https://b.example").get().bundleID, "https://b.example")
+    }
 }
+

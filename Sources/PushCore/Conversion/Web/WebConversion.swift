@@ -51,7 +51,7 @@ public enum WebConversion {
         return JSONObject(members)
     }
 
-    /// `webpush.headers.TTL` in seconds (0 to four weeks), else four weeks.
+    /// `webpush.headers.TTL` in seconds (0 to four weeks, as validation allows), else four weeks.
     private static func ttlSeconds(_ webpush: FCMWebpushConfig?) -> Int64 {
         let header = webpush?.headers.first { $0.key.lowercased() == "ttl" }
         guard let text = header?.value, let seconds = Int64(text), seconds >= 0 else {

@@ -10,6 +10,14 @@ public struct WebPushMessage: Sendable, Equatable {
     /// `webpush.headers.Topic` (RFC 8030): a newer message with the same topic replaces a stored one.
     public var topic: String? = nil
 
+    /// The bytes that count toward FCM's limit: the serialized `notification` and `data` of the
+    /// push message (ours: Google does not say).
+    public var payloadByteCount: Int {
+        ["notification", "data"].reduce(0) { total, key in
+            total + (wire[key].map { JSONSerializer.serialize($0).count } ?? 0)
+        }
+    }
+
     /// Whether the SDK shows it in the background (the wire has a `notification`).
     public var isNotification: Bool { wire["notification"] != nil }
 
