@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing push-emulator needs, only when it is missing:
 # Debian packages (nghttp2, OpenSSL and tcmalloc headers, curl, h2load/nghttp, nghttpd, wrk, prlimit) and, with
-# --python, Debian's Chromium and chromedriver (the web inbox's browser tests) and a local virtualenv (.venv)
-# with the test clients from PyPI (Selenium drives that Chromium); with --perf, valgrind and strip
+# --python, Debian's Chromium and chromedriver (the web inbox's browser tests), a local virtualenv (.venv)
+# with the test clients from PyPI (Selenium drives that Chromium) and one (.build-legacy/venv) with
+# the old SDK versions that used FCM's removed endpoints; with --perf, valgrind and strip
 # for scripts/perf-count.sh; with --docker, only what scripts/docker-test.sh needs: podman, runc,
 # debootstrap, and podman-compose from PyPI in its own virtualenv (.build-docker/venv).
 set -euo pipefail
@@ -53,6 +54,14 @@ if [ "${1:-}" = "--python" ]; then
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt
     cp Tests/EndToEnd/requirements.txt .venv/requirements.installed
+  fi
+  # The client versions that used FCM's removed endpoints, apart: they pin what .venv's SDKs outgrew.
+  legacy=.build-legacy/venv
+  if [ ! -x $legacy/bin/python ] || ! cmp -s Tests/EndToEnd/legacy-requirements.txt $legacy/requirements.installed; then
+    echo "install-deps: preparing $legacy from Tests/EndToEnd/legacy-requirements.txt"
+    python3 -m venv $legacy
+    $legacy/bin/pip install -q --disable-pip-version-check -r Tests/EndToEnd/legacy-requirements.txt
+    cp Tests/EndToEnd/legacy-requirements.txt $legacy/requirements.installed
   fi
 fi
 

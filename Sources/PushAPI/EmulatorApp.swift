@@ -97,6 +97,7 @@ public struct EmulatorApp: Sendable {
             .register(in: &router)
         let auth = RequestAuthenticator(mode: settings.auth, tokens: tokens, wallTime: wallTime)
         FCMRoutes(core: core, auth: auth, events: events).register(in: &router)
+        LegacyFCMRoutes().register(in: &router)
         TopicRoutes(core: core, auth: auth).register(in: &router)
         InstanceIDRoutes(core: core, auth: auth).register(in: &router)
         DeviceRoutes(core: core, streams: streams, events: events, heartbeatSeconds: settings.heartbeatSeconds)
