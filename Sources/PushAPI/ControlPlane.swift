@@ -50,7 +50,8 @@ enum ControlPlane {
         case .notFound:
             return GoogleErrorResponse.make(.notFound("Device \(token) is not registered in this project."))
         case .uninstalled(let at):
-            return GoogleErrorResponse.make(.notFound("Device \(token) was uninstalled at \(at.rfc3339)."))
+            return GoogleErrorResponse.make(.notFound(
+                "Device \(token) was uninstalled; FCM answers UNREGISTERED to it from \(at.rfc3339)."))
         }
     }
 }

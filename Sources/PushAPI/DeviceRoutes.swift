@@ -18,6 +18,7 @@ struct DeviceRoutes {
         router.add("PATCH", base + "/{token}") { request in patch(request) }
         router.add("DELETE", base + "/{token}") { request in uninstall(request) }
         router.add("POST", base + "/{token}:connect") { request in connect(request) }
+        router.add("POST", base + "/{token}:reinstall") { request in reinstall(request) }
         router.add("GET", base + "/{token}:stream") { request in stream(request) }
     }
 
@@ -39,7 +40,7 @@ struct DeviceRoutes {
                 token: try body.string("token"), appState: appState,
                 hasNotificationServiceExtension: try body.bool("notificationServiceExtension") ?? true,
                 androidChannels: try body.strings("channels"), hasBackgroundHandler: try body.bool("backgroundHandler") ?? true,
-                apnsEnvironment: try Self.apnsEnvironment(body))
+                apnsEnvironment: try Self.apnsEnvironment(body), unregisterAfterSeconds: try Self.unregisterAfter(body))
         } catch {
             return ControlPlane.error(error)
         }
@@ -79,6 +80,7 @@ struct DeviceRoutes {
         let channels: [String]??
         let hasBackgroundHandler: Bool?
         let environment: APNsEnvironment??
+        let unregisterAfter: Int64??
         do {
             let body = try JSONRequestBody(request, allowedKeys: Self.settingKeys)
             appState = try Self.appState(body)
@@ -97,17 +99,34 @@ struct DeviceRoutes {
             channels = body.has("channels") ? .some(try body.strings("channels")) : nil
             hasBackgroundHandler = try body.bool("backgroundHandler")
             environment = body.has("apnsEnvironment") ? .some(try Self.apnsEnvironment(body)) : nil
+            unregisterAfter = body.has("unregisterAfter") ? .some(try Self.unregisterAfter(body)) : nil
         } catch {
             return ControlPlane.error(error)
         }
         switch core.updateDevice(
             project: project(request), token: token, appState: appState, bundleID: bundleID,
             hasNotificationServiceExtension: hasExtension, androidChannels: channels,
-            hasBackgroundHandler: hasBackgroundHandler, apnsEnvironment: environment) {
+            hasBackgroundHandler: hasBackgroundHandler, apnsEnvironment: environment, unregisterAfterSeconds: unregisterAfter) {
         case .success(let device):
             events.publish(.device(project: project(request), token: token, change: "updated"))
             return ControlPlane.ok(device.json)
         case .failure(let error): return ControlPlane.lookupError(error, token: token)
+        }
+    }
+
+    /// The app reinstalled: a new device (and FCM token) in the old one's place, which is
+    /// uninstalled (docs/fcm.md, "Uninstalls and reinstalls").
+    private func reinstall(_ request: HTTPRequest) -> HTTPResponse {
+        let token = self.token(request)
+        let project = self.project(request)
+        switch core.reinstallDevice(project: project, token: token) {
+        case .success(let device):
+            streams.finish(project: project, token: token)
+            events.publish(.device(project: project, token: token, change: "uninstalled"))
+            events.publish(.device(project: project, token: device.token, change: "registered"))
+            return ControlPlane.ok(device.json, status: 201)
+        case .failure(.lookup(let error)): return ControlPlane.lookupError(error, token: token)
+        case .failure(.counterExhausted(let exhausted)): return ControlPlane.error(exhausted.googleError)
         }
     }
 
@@ -201,7 +220,7 @@ struct DeviceRoutes {
     /// The keys of a device's app id and settings, on every platform.
     private static let settingKeys: Set<String> = [
         "appState", "bundleId", "packageName", "origin", "notificationServiceExtension", "channels", "backgroundHandler",
-        "apnsEnvironment",
+        "apnsEnvironment", "unregisterAfter",
     ]
 
     /// The key of a platform's app id: `bundleId`, `packageName` or `origin`.
@@ -227,6 +246,16 @@ struct DeviceRoutes {
                         + " (its app id is \(appIDKey(platform))).")
             }
         }
+    }
+
+    /// `unregisterAfter`: whole seconds from 0 to 100 years, or null for `--unregister-after`.
+    private static func unregisterAfter(_ body: JSONRequestBody) throws(GoogleError) -> Int64? {
+        guard let seconds = try body.integer("unregisterAfter") else { return nil }
+        guard (0...Device.longestUnregisterAfter).contains(seconds) else {
+            throw GoogleError.invalidArgument(
+                "unregisterAfter must be seconds from 0 to \(Device.longestUnregisterAfter) (100 years), or null for --unregister-after; got \(seconds).")
+        }
+        return seconds
     }
 
     /// `apnsEnvironment`: `development`, `production`, or null for either.

@@ -30,11 +30,22 @@ extension ProjectState {
         {
             resolution = .device(shard: knownShard, position)
         } else {
-            resolution = resolve(target, mode: configuration.tokenMode)
+            resolution = resolve(target, mode: configuration.tokenMode, now: now)
         }
         switch resolution {
         case .unreachable(let reason):
             return (.unreachable(reason), [])
+        case .uninstalledLately:
+            // Accepted as FCM and APNs accept it, logged, and delivered to nobody.
+            if let exhausted = Counter.check(.messageID, at: counters.upcomingMessageID) ?? Counter.check(.logSequence, at: log.nextSequence) {
+                return (.exhausted(exhausted), [])
+            }
+            guard let messageID = counters.takeMessageID() else { return (.exhausted(CounterExhausted(counter: .messageID)), []) }
+            let name = MessageName(project: projectID, id: messageID)
+            let none = counters.upcomingDeliveryNumber..<counters.upcomingDeliveryNumber
+            log.append(name: name, origin: origin, sentAt: now, target: target, requestBody: requestBody, deliveryNumbers: none)
+            if case .token(let token) = target { shards[DeviceShard.index(of: token)].noteLogEntryOfUninstalled(token, sequence: log.nextSequence - 1) }
+            return (.accepted(SentMessage(messageName: name, deliveryNumbers: none)), [])
         case .devices(let found):
             tokens = found
         case .device(let shard, let position):

@@ -14,6 +14,9 @@ struct ProjectState: Sendable {
         case device(shard: Int, DeviceTable.Index)
         case newDevice(token: String?, apnsToken: String?)
         case unreachable(UnreachableTarget)
+        /// The token of a device uninstalled a moment ago, which FCM and APNs still accept sends to
+        /// (until its `unregisterAfter` passes): accepted, logged, delivered to nobody.
+        case uninstalledLately
     }
 
     let projectID: String
@@ -100,12 +103,14 @@ struct ProjectState: Sendable {
         return ProjectDeliveries(stores)
     }
 
-    func resolve(_ target: MessageTarget, mode: TokenMode) -> Resolution {
+    func resolve(_ target: MessageTarget, mode: TokenMode, now: Timestamp) -> Resolution {
         switch target {
         case .token(let token), .fid(let token):
             let shard = DeviceShard.index(of: token)
             if let position = shards[shard].devices.index(forKey: token) { return .device(shard: shard, position) }
-            if let at = shards[shard].uninstalledTokens[token] { return .unreachable(.unregistered(since: at)) }
+            if let at = shards[shard].uninstalledTokens[token] {
+                return at > now ? .uninstalledLately : .unreachable(.unregistered(since: at))
+            }
             guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: token, apnsToken: nil)
         case .apnsToken(let given):
@@ -115,7 +120,9 @@ struct ProjectState: Sendable {
                 let shard = DeviceShard.index(of: token)
                 if let position = shards[shard].devices.index(forKey: token) { return .device(shard: shard, position) }
             }
-            if let at = shards[apnsShard].uninstalledAPNsTokens[apnsToken] { return .unreachable(.unregistered(since: at)) }
+            if let at = shards[apnsShard].uninstalledAPNsTokens[apnsToken] {
+                return at > now ? .uninstalledLately : .unreachable(.unregistered(since: at))
+            }
             guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: nil, apnsToken: apnsToken)
         case .topic(let topic):
@@ -176,21 +183,25 @@ struct ProjectState: Sendable {
 
     /// Deletes a device (the app was uninstalled): its stored deliveries are dropped and later
     /// sends to it are UNREGISTERED. Returns its open streams, to be closed outside the lock.
-    mutating func uninstall(token: String, now: Timestamp) -> [StreamSubscriber]? {
+    /// `unregisteredFrom`: when sends to its tokens start being answered UNREGISTERED and 410
+    /// (`now`, or later for a device whose `unregisterAfter` is set); until then they are accepted
+    /// and reach nobody.
+    mutating func uninstall(token: String, now: Timestamp, unregisteredFrom: Timestamp? = nil) -> [StreamSubscriber]? {
         let shard = DeviceShard.index(of: token)
         guard let device = shards[shard].devices.removeValue(forKey: token) else { return nil }
+        let unregisteredFrom = unregisteredFrom ?? now
         for topic in device.subscriptions.keys { topics[topic]?.subscribers.remove(token) }
         for number in device.pendingDeliveryNumbers {
             shards[shard].deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
         }
-        shards[shard].uninstalledTokens[token] = now
+        shards[shard].uninstalledTokens[token] = unregisteredFrom
         if !device.messageLogSequences.isEmpty {
             shards[shard].messageLogSequencesOfUninstalled[token] = device.messageLogSequences
         }
         if let apnsToken = device.apnsToken {
             let apnsShard = DeviceShard.index(of: apnsToken)
             shards[apnsShard].tokenByAPNsToken[apnsToken] = nil
-            shards[apnsShard].uninstalledAPNsTokens[apnsToken] = now
+            shards[apnsShard].uninstalledAPNsTokens[apnsToken] = unregisteredFrom
         }
         return shards[shard].streams.removeValue(forKey: token) ?? []
     }

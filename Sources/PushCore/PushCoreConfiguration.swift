@@ -10,6 +10,9 @@ public struct PushCoreConfiguration: Sendable {
     public var senderID: String?
     /// The bundle id of devices registered without one.
     public var defaultBundleID: String
+    /// `--unregister-after`: how long after an uninstall sends to the device's tokens are still
+    /// accepted, for devices that set no `unregisterAfter` of their own (default 0: at once).
+    public var unregisterAfterSeconds: Int64 = 0
 
     /// Makes a configuration; every setting has the spec's default.
     public init(

@@ -15,11 +15,13 @@ extension PushEmulatorCore {
         deviceToken: String, bundleID: String?, environment: APNsEnvironment = .development, defaultProject: String
     ) -> Result<APNsRecipient, APNsRecipientError> {
         do {
+            let now = self.now
             let token = APNsDeviceToken.normalized(deviceToken)
             func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
                 while let slot = directory.slot(id) {
                     // Nil only when the project was removed meanwhile: look again.
-                    guard let found = Self.lookUp(token, bundleID: bundleID, environment: environment, in: slot) else { continue }
+                    guard let found = Self.lookUp(token, bundleID: bundleID, environment: environment, now: now, in: slot)
+                    else { continue }
                     return found.map { found in found.map { APNsRecipient(project: id, device: $0) } }
                 }
                 return nil
@@ -62,11 +64,12 @@ public struct APNsRecipient: Sendable, Equatable {
 }
 
 extension PushEmulatorCore {
-    /// The device of APNs token `token` in the project of `slot`: success (with the device),
-    /// Unregistered or DeviceTokenNotForTopic, or `.some(nil)` when the project never had it;
+    /// The device of APNs token `token` in the project of `slot`: success (with the device; without
+    /// one for a device uninstalled so lately that pushes are still accepted), Unregistered,
+    /// BadDeviceToken or DeviceTokenNotForTopic, or `.some(nil)` when the project never had it;
     /// nil when the project was removed, to be asked again.
     fileprivate static func lookUp(
-        _ token: String, bundleID: String?, environment: APNsEnvironment, in slot: ProjectSlot
+        _ token: String, bundleID: String?, environment: APNsEnvironment, now: Timestamp, in slot: ProjectSlot
     ) -> Result<KnownDevice?, APNsRecipientError>?? {
         // One digest of the APNs token finds its shard and its entry there, which has the
         // device's bundle id: the device's own shard is not locked here (the send checks there
@@ -78,7 +81,9 @@ extension PushEmulatorCore {
                 if let bundleID, owner.bundleID != bundleID { return .failure(.notForTopic) }
                 return .success(KnownDevice(token: owner.token, in: slot))
             }
-            return shard.uninstalledAPNsTokens[key: key].map { .failure(.unregistered(since: $0)) }
+            return shard.uninstalledAPNsTokens[key: key].map { since in
+                since > now ? .success(nil) : .failure(.unregistered(since: since))
+            }
         }
     }
 }

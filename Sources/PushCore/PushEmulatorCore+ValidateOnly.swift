@@ -12,8 +12,9 @@ extension PushEmulatorCore {
         func check(_ projectState: ProjectState) -> Result<TargetStatus, Failure> {
             var bundleID = configuration.defaultBundleID
             var app = DeliveryContext.AppKind.ios
-            switch projectState.resolve(target, mode: configuration.tokenMode) {
+            switch projectState.resolve(target, mode: configuration.tokenMode, now: now) {
             case .unreachable(let reason): return .success(.unreachable(reason))
+            case .uninstalledLately: return .success(.deliverable)
             case .device(let shard, let position):
                 bundleID = projectState.shards[shard].devices.values[position].bundleID
                 app = projectState.shards[shard].devices.values[position].app

@@ -125,6 +125,7 @@ public final class PushEmulatorCore: Sendable {
             device.androidChannels = registration.androidChannels
             device.hasBackgroundHandler = registration.hasBackgroundHandler
             device.apnsEnvironment = registration.apnsEnvironment
+            device.unregisterAfterSeconds = registration.unregisterAfterSeconds
             projectState.insert(device)
             if let apnsToken = device.apnsToken { indexes.noteAPNsToken(apnsToken, in: project) }
             return .success(device)
@@ -157,9 +158,10 @@ public final class PushEmulatorCore: Sendable {
     public func updateDevice(
         project: String, token: String, appState: AppState? = nil, bundleID: String? = nil,
         hasNotificationServiceExtension: Bool? = nil, androidChannels: [String]?? = nil, hasBackgroundHandler: Bool? = nil,
-        apnsEnvironment: APNsEnvironment?? = nil
+        apnsEnvironment: APNsEnvironment?? = nil, unregisterAfterSeconds: Int64?? = nil
     ) -> Result<Device, DeviceLookupError> {
         func change(_ device: inout Device) {
+            if let unregisterAfterSeconds { device.unregisterAfterSeconds = unregisterAfterSeconds }
             if let appState { device.appState = appState }
             if let hasNotificationServiceExtension { device.hasNotificationServiceExtension = hasNotificationServiceExtension }
             if let androidChannels { device.androidChannels = androidChannels }
@@ -185,18 +187,51 @@ public final class PushEmulatorCore: Sendable {
         } ?? .failure(.notFound)
     }
 
-    /// Deletes a device as if its app were uninstalled: later sends to it are UNREGISTERED
-    /// (in both token modes), its stored deliveries are dropped and its streams end.
+    /// Deletes a device as if its app were uninstalled: its stored deliveries are dropped and
+    /// its streams end; sends to its tokens are accepted (and reach nobody) for its
+    /// `unregisterAfter` (else `--unregister-after`), then answered UNREGISTERED and 410 (in both
+    /// token modes).
     public func uninstallDevice(project: String, token: String) -> Result<Void, DeviceLookupError> {
         let now = self.now
         let closed = withProject(project) { projectState -> Result<[StreamSubscriber], DeviceLookupError> in
-            guard let subscribers = projectState.uninstall(token: token, now: now) else {
+            let delay = projectState.device(token)?.unregisterAfterSeconds ?? configuration.unregisterAfterSeconds
+            guard let subscribers = projectState.uninstall(token: token, now: now, unregisteredFrom: now.adding(seconds: delay)) else {
                 return .failure(projectState.lookupError(token: token))
             }
             return .success(subscribers)
         } ?? .failure(.notFound)
         return closed.map { subscribers in
             for subscriber in subscribers { subscriber.close() }
+        }
+    }
+
+    /// Reinstalls a device's app (`POST .../devices/{token}:reinstall`): the device is uninstalled
+    /// as `uninstallDevice` does (its token still accepted until its `unregisterAfter` passes), and
+    /// a new device takes its place with a new FCM token and the same platform, app id, APNs token
+    /// and settings. Its topic subscriptions are not carried over: a reinstalled app subscribes again.
+    public func reinstallDevice(project: String, token: String) -> Result<Device, DeviceReinstallError> {
+        let now = self.now
+        let outcome = withProject(project) { projectState -> Result<(Device, [StreamSubscriber]), DeviceReinstallError> in
+            guard let old = projectState.device(token) else { return .failure(.lookup(projectState.lookupError(token: token))) }
+            if let exhausted = Counter.check(.deviceSequence, at: projectState.nextDeviceSequence) {
+                return .failure(.counterExhausted(exhausted))
+            }
+            let delay = old.unregisterAfterSeconds ?? configuration.unregisterAfterSeconds
+            let closed = projectState.uninstall(token: token, now: now, unregisteredFrom: now.adding(seconds: delay)) ?? []
+            var device = projectState.makeDevice(
+                token: projectState.unusedToken(), apnsToken: old.apnsToken, platform: old.platform, bundleID: old.bundleID,
+                appState: old.appState, now: now)
+            device.hasNotificationServiceExtension = old.hasNotificationServiceExtension
+            device.androidChannels = old.androidChannels
+            device.hasBackgroundHandler = old.hasBackgroundHandler
+            device.apnsEnvironment = old.apnsEnvironment
+            device.unregisterAfterSeconds = old.unregisterAfterSeconds
+            projectState.insert(device)
+            return .success((device, closed))
+        } ?? .failure(.lookup(.notFound))
+        return outcome.map { device, closed in
+            for subscriber in closed { subscriber.close() }
+            return device
         }
     }
 

@@ -98,6 +98,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "HTTP/2 stream limits of a connection to one of Apple's host names: before its first authenticated request, and after (BEFORE:AFTER).")
     var apnsConcurrentStreams = "1:1000"
 
+    @Option(help: "How long after an uninstall sends to the app's tokens are still accepted (FCM and APNs notice late), for devices without an unregisterAfter of their own: seconds, or a number with s, m, h or d.")
+    var unregisterAfter: String = "0"
+
     @Option(help: "The APNs environment of a push to a host that is not one of Apple's (localhost, an address): development or production.")
     var apnsEnvironment = "development"
 
@@ -120,7 +123,7 @@ struct ServeCommand: ParsableCommand {
         .init(name: "log-format"), .init(name: "access-log", isFlag: true), .init(name: "auth"), .init(name: "service-account"), .init(name: "access-token-lifetime"), .init(name: "tokens"),
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"), .init(name: "max-streams-per-device"),
         .init(name: "apns-auth"), .init(name: "apns-key"), .init(name: "apns-project"), .init(name: "apns-concurrent-streams"),
-        .init(name: "apns-environment"), .init(name: "enable-debug-routes", isFlag: true), .init(name: "import"), .init(name: "export-on-exit"),
+        .init(name: "apns-environment"), .init(name: "unregister-after"), .init(name: "enable-debug-routes", isFlag: true), .init(name: "import"), .init(name: "export-on-exit"),
         .init(name: "ui-auth-file"),
     ]
 
@@ -153,6 +156,9 @@ struct ServeCommand: ParsableCommand {
         }
         for key in apnsKey { _ = try Self.providerKey(key) }
         guard ProjectID.isValid(apnsProject) else { throw ValidationError("--apns-project must be a project id (letters, digits, - . : _)") }
+        guard let unregister = Self.seconds(unregisterAfter), unregister <= Device.longestUnregisterAfter else {
+            throw ValidationError("--unregister-after takes seconds or a number with s, m, h or d, e.g. 10m, up to 36500d")
+        }
         guard APNsEnvironment(rawValue: apnsEnvironment) != nil else {
             throw ValidationError("--apns-environment must be development or production")
         }
@@ -207,6 +213,7 @@ struct ServeCommand: ParsableCommand {
         settings.core = PushCoreConfiguration(
             tokenMode: TokenMode(rawValue: tokens) ?? .lenient, offlineLimitSeconds: Self.seconds(offlineLimit) ?? 2_592_000,
             maxPending: maxPending, senderID: senderId)
+        settings.core.unregisterAfterSeconds = Self.seconds(unregisterAfter) ?? 0
         settings.heartbeatSeconds = heartbeatSeconds
         settings.maxStreamsPerDevice = maxStreamsPerDevice
         settings.loops = configuration.threads

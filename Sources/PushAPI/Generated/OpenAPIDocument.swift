@@ -356,6 +356,42 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/emulator/v1/projects/{project}/devices/{token}:reinstall": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/project"
+        },
+        {
+          "$ref": "#/components/parameters/token"
+        }
+      ],
+      "post": {
+        "operationId": "reinstallDevice",
+        "tags": [
+          "devices"
+        ],
+        "summary": "Reinstall the app",
+        "description": "The device is uninstalled (its token accepted until its `unregisterAfter` passes, then UNREGISTERED) and a new device takes its place with a new FCM token and the same platform, app id, APNs token and settings, without topic subscriptions (docs/fcm.md, \"Uninstalls and reinstalls\").",
+        "responses": {
+          "201": {
+            "description": "The new device.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Device"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          },
+          "5XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/emulator/v1/projects/{project}/devices/{token}:stream": {
       "parameters": [
         {
@@ -1124,7 +1160,7 @@ enum OpenAPIDocument {
       "DevicePatch": {
         "type": "object",
         "additionalProperties": false,
-        "description": "Fields left out (or null) keep their value, except `channels` and `apnsEnvironment`, which null sets back to every channel and either environment. Only the device's own platform's fields are accepted (`bundleId`, `notificationServiceExtension` and `apnsEnvironment` for ios, `packageName` and `channels` for android, `origin` and `backgroundHandler` for web); another platform's get 400.",
+        "description": "Fields left out (or null) keep their value, except `channels`, `apnsEnvironment` and `unregisterAfter`, which null sets back to every channel, either environment and `--unregister-after`. Only the device's own platform's fields are accepted (`bundleId`, `notificationServiceExtension` and `apnsEnvironment` for ios, `packageName` and `channels` for android, `origin` and `backgroundHandler` for web); another platform's get 400.",
         "properties": {
           "appState": {
             "anyOf": [
@@ -1194,6 +1230,15 @@ enum OpenAPIDocument {
               null
             ],
             "description": "The APNs environment of the device's token (ios devices only): a push through the other environment's host gets 400 BadDeviceToken (docs/apns.md, \"Environment\"). Null: either."
+          },
+          "unregisterAfter": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 3153600000,
+            "description": "Seconds after an uninstall (`DELETE`, `:reinstall`) that sends to the device's tokens are still accepted, reaching nobody, before FCM answers UNREGISTERED and APNs 410 (docs/fcm.md, \"Uninstalls and reinstalls\"). Null: `--unregister-after` (default 0)."
           }
         }
       },
@@ -1211,7 +1256,8 @@ enum OpenAPIDocument {
           "inFlightCount",
           "connected",
           "registeredAt",
-          "lastConnectedAt"
+          "lastConnectedAt",
+          "unregisterAfter"
         ],
         "properties": {
           "token": {
@@ -1305,6 +1351,14 @@ enum OpenAPIDocument {
               null
             ],
             "description": "ios devices: the APNs environment of the token, or null for either."
+          },
+          "unregisterAfter": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "Seconds an uninstall's sends are still accepted, or null for `--unregister-after`."
           }
         }
       },
@@ -2870,6 +2924,15 @@ enum OpenAPIDocument {
               null
             ],
             "description": "The APNs environment of the device's token (ios devices only): a push through the other environment's host gets 400 BadDeviceToken (docs/apns.md, \"Environment\"). Null: either."
+          },
+          "unregisterAfter": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 3153600000,
+            "description": "Seconds after an uninstall (`DELETE`, `:reinstall`) that sends to the device's tokens are still accepted, reaching nobody, before FCM answers UNREGISTERED and APNs 410 (docs/fcm.md, \"Uninstalls and reinstalls\"). Null: `--unregister-after` (default 0)."
           }
         }
       },
@@ -2923,6 +2986,15 @@ enum OpenAPIDocument {
               }
             ],
             "default": "background"
+          },
+          "unregisterAfter": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 3153600000,
+            "description": "Seconds after an uninstall (`DELETE`, `:reinstall`) that sends to the device's tokens are still accepted, reaching nobody, before FCM answers UNREGISTERED and APNs 410 (docs/fcm.md, \"Uninstalls and reinstalls\"). Null: `--unregister-after` (default 0)."
           }
         }
       },
@@ -2973,6 +3045,15 @@ enum OpenAPIDocument {
               }
             ],
             "default": "background"
+          },
+          "unregisterAfter": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 3153600000,
+            "description": "Seconds after an uninstall (`DELETE`, `:reinstall`) that sends to the device's tokens are still accepted, reaching nobody, before FCM answers UNREGISTERED and APNs 410 (docs/fcm.md, \"Uninstalls and reinstalls\"). Null: `--unregister-after` (default 0)."
           }
         }
       }

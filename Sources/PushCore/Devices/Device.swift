@@ -16,6 +16,11 @@ public struct Device: Sendable, Equatable {
     /// (`FIRMessagingExtensionHelper`), which downloads `fcm_options.image` for a notification with
     /// `mutable-content`; without one, iOS shows no image. Default on (docs/inbox.md).
     public var hasNotificationServiceExtension = true
+    /// How long after its uninstall sends to its tokens are still accepted, in seconds (nil: the
+    /// emulator's `--unregister-after`), at most `longestUnregisterAfter`.
+    public var unregisterAfterSeconds: Int64?
+    /// The longest `unregisterAfterSeconds`: 100 years, as `--offline-limit`'s.
+    public static let longestUnregisterAfter: Int64 = 36_500 * 86_400
     /// The APNs environment its token belongs to (nil: either, as a push to any host reaches it).
     public var apnsEnvironment: APNsEnvironment?
     /// An Android app's notification channels (nil: every channel a message names exists). A
@@ -108,6 +113,7 @@ public struct Device: Sendable, Equatable {
             JSONObject.Member(key: "bundleId", value: .string(bundleID)),
             JSONObject.Member(key: "apnsToken", value: apnsToken.map(JSONValue.string) ?? .null),
             JSONObject.Member(key: "appState", value: .string(appState.rawValue)),
+            JSONObject.Member(key: "unregisterAfter", value: unregisterAfterSeconds.map { .number(String($0)) } ?? .null),
         ]
         switch platform {
         case .ios:

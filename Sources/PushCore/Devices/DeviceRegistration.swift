@@ -13,6 +13,8 @@ public struct DeviceRegistration: Sendable {
     public var appState: AppState
     /// Whether the app has a notification service extension with Firebase's helper (default true).
     public var hasNotificationServiceExtension: Bool
+    /// Seconds after an uninstall that sends are still accepted (nil: `--unregister-after`).
+    public var unregisterAfterSeconds: Int64?
     /// The APNs environment of an Apple device's token (nil: either).
     public var apnsEnvironment: APNsEnvironment?
     /// An Android app's notification channels (nil: every channel a message names).
@@ -24,8 +26,9 @@ public struct DeviceRegistration: Sendable {
     public init(
         platform: Platform = .ios, bundleID: String? = nil, apnsToken: String? = nil, token: String? = nil,
         appState: AppState = .background, hasNotificationServiceExtension: Bool = true, androidChannels: [String]? = nil,
-        hasBackgroundHandler: Bool = true, apnsEnvironment: APNsEnvironment? = nil
+        hasBackgroundHandler: Bool = true, apnsEnvironment: APNsEnvironment? = nil, unregisterAfterSeconds: Int64? = nil
     ) {
+        self.unregisterAfterSeconds = unregisterAfterSeconds
         self.apnsEnvironment = apnsEnvironment
         self.androidChannels = androidChannels
         self.hasBackgroundHandler = hasBackgroundHandler

@@ -46,7 +46,8 @@ extension DeviceShard {
         } else if let position = devices.index(forKey: key) {
             slot = position
         } else if let at = uninstalledTokens[key.token] {
-            return .unreachable(.unregistered(since: at))
+            // Still accepted a while after the uninstall: the whole-project path logs it.
+            return at > now ? .wholeProject : .unreachable(.unregistered(since: at))
         } else if configuration.tokenMode == .lenient, RegistrationToken.isWellFormed(key.token) {
             return .wholeProject
         } else {

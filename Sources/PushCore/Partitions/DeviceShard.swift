@@ -70,6 +70,14 @@ struct DeviceShard: Sendable {
     }
 
     /// Why a device cannot be found by token.
+    /// Notes that the log entry `sequence` names the uninstalled device of `token` (a send accepted
+    /// after its uninstall), so that the log's `token` filter finds it.
+    mutating func noteLogEntryOfUninstalled(_ token: String, sequence: Int) {
+        var sequences = messageLogSequencesOfUninstalled.removeValue(forKey: token) ?? ChunkedArray()
+        sequences.append(sequence)
+        messageLogSequencesOfUninstalled[token] = sequences
+    }
+
     func lookupError(token: String) -> DeviceLookupError {
         uninstalledTokens[token].map { .uninstalled(at: $0) } ?? .notFound
     }

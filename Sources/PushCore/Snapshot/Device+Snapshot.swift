@@ -4,7 +4,7 @@ extension Device {
     static let snapshotKeys: Set<String> = [
         "token", "apnsToken", "platform", "bundleId", "appState", "registeredAt", "lastConnectedAt", "sequence",
         "subscriptions", "pendingDeliveries", "messageLogSequences", "owedMessagesDeleted",
-        "notificationServiceExtension", "channels", "backgroundHandler", "apnsEnvironment",
+        "notificationServiceExtension", "channels", "backgroundHandler", "apnsEnvironment", "unregisterAfter",
     ]
 
     /// The device in a state snapshot. Connections are not part of one: deliveries on their way
@@ -23,6 +23,7 @@ extension Device {
             JSONObject.Member(key: "channels", value: androidChannels.map { .array($0.map(JSONValue.string)) } ?? .null),
             JSONObject.Member(key: "backgroundHandler", value: .bool(hasBackgroundHandler)),
             JSONObject.Member(key: "apnsEnvironment", value: apnsEnvironment.map { .string($0.rawValue) } ?? .null),
+            JSONObject.Member(key: "unregisterAfter", value: unregisterAfterSeconds.map { .number(String($0)) } ?? .null),
             JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
             JSONObject.Member(key: "lastConnectedAt", value: lastConnected.map { .string($0.rfc3339) } ?? .null),
             JSONObject.Member(key: "sequence", value: .number(String(sequence))),
@@ -67,6 +68,13 @@ extension Device {
             }
         }
         hasBackgroundHandler = try reader.optionalBool("backgroundHandler") ?? true
+        if let seconds = reader.optionalValue("unregisterAfter"), seconds != .null {
+            let seconds = Int64(try reader.int("unregisterAfter"))
+            guard seconds <= Device.longestUnregisterAfter else {
+                throw reader.error("unregisterAfter", "must be at most \(Device.longestUnregisterAfter) seconds (100 years)")
+            }
+            unregisterAfterSeconds = seconds
+        }
         if let environment = reader.optionalValue("apnsEnvironment"), environment != .null {
             apnsEnvironment = try reader.named("apnsEnvironment", APNsEnvironment.self)
         }

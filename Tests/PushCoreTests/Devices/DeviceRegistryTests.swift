@@ -177,7 +177,7 @@ final class DeviceRegistryTests: XCTestCase {
             device.json,
             obj(
                 ("token", str("device-1")), ("platform", str("ios")), ("bundleId", str("com.example.app")),
-                ("apnsToken", str("ab12")), ("appState", str("background")), ("apnsEnvironment", .null),
+                ("apnsToken", str("ab12")), ("appState", str("background")), ("unregisterAfter", .null), ("apnsEnvironment", .null),
                 ("notificationServiceExtension", .bool(true)),
                 ("topics", .array([])),
                 ("pendingCount", num(0)), ("inFlightCount", num(0)), ("connected", .bool(false)), ("registeredAt", str("2026-11-22T10:00:00Z")),
