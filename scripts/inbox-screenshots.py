@@ -22,7 +22,8 @@ APNS_TOKEN = "5f3c" * 16
 
 
 def seed(emulator):
-    """A shop's project: three iPhones in each app state, and the notifications a backend sends."""
+    """A shop's project: three iPhones in each app state, an Android phone and a browser, and the
+    notifications a backend sends."""
     api = Api(emulator.http, PROJECT)
     phone = api.register(platform="ios", bundleId="com.example.shop", apnsToken=APNS_TOKEN, appState="background")
     open_app = api.register(platform="ios", bundleId="com.example.shop", appState="foreground")
@@ -36,6 +37,18 @@ def seed(emulator):
          "apns": {"payload": {"aps": {"mutable-content": 1, "badge": 3, "sound": "default"}},
                   "fcm_options": {"image": "https://cdn.example.com/parcel.png"}}},
     ]
+    android = api.register(platform="android", packageName="com.example.shop", channels=["orders"])
+    web = api.register(platform="web", origin="https://shop.example")
+    sends += [
+        {"token": android, "notification": {"title": "Your order shipped", "body": "Order #4411 is on its way."},
+         "data": {"orderId": "4411"},
+         "android": {"notification": {"channel_id": "orders", "color": "#0b63ce", "tag": "order-4411",
+                                      "click_action": "OPEN_ORDER", "image": "https://cdn.example.com/parcel.png"}}},
+        {"token": web, "notification": {"title": "Flash sale", "body": "20% off shoes until midnight"},
+         "webpush": {"notification": {"icon": "https://shop.example/icon.png",
+                                      "actions": [{"action": "shop", "title": "Shop now"}]},
+                     "fcm_options": {"link": "https://shop.example/sale"}}},
+    ]
     for message in sends:
         status, body = api.send(message)
         assert status == 200, body
@@ -47,7 +60,7 @@ def seed(emulator):
                      "sound": "default"}, "orderId": "4411"},
             path=f"/3/device/{APNS_TOKEN}")
         assert response.status == 200, response.body
-    return phone
+    return phone, android, web
 
 
 def show(driver, emulator, route, ready_css):
@@ -78,7 +91,7 @@ def main():
     emulator = Emulator()
     driver = browser.start()
     try:
-        phone = seed(emulator)
+        phone, android, web = seed(emulator)
         shots = []
         for width, size in (("wide", browser.WIDE), ("narrow", browser.NARROW)):
             driver.set_window_size(*size)
@@ -91,6 +104,12 @@ def main():
                        if "Your order shipped" in card.text][0]
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", preview)
             shots.append(preview.screenshot(os.path.join(output, f"inbox-preview-{width}.png")))
+        # One preview of each other platform: an Android notification-shade card, a browser notification.
+        for name, token in (("android", android), ("web", web)):
+            show(driver, emulator, f"/p/{PROJECT}/devices/{token}", "article.delivery .preview figure")
+            preview = browser.find(driver, "article.delivery .preview")[0]
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", preview)
+            shots.append(preview.screenshot(os.path.join(output, f"inbox-preview-{name}.png")))
         browser.prefer_dark(driver)
         driver.set_window_size(*browser.WIDE)
         show(driver, emulator, f"/p/{PROJECT}/devices/{phone}", "article.delivery")
