@@ -11,6 +11,7 @@ import secrets
 import ssl
 import threading
 import time
+import urllib.parse
 import uuid
 from functools import partial
 from http.server import HTTPServer, SimpleHTTPRequestHandler
@@ -202,6 +203,20 @@ def test_uninstall_from_the_page_makes_the_next_sdk_send_unregistered(page, emul
     app = start_firebase_app(emulator.http, project=project)
     with pytest.raises(messaging.UnregisteredError):
         messaging.send(messaging.Message(token=token, data={"after": "uninstall"}), app=app)
+
+
+def test_reinstall_from_the_page_opens_the_new_device(page, emulator):
+    project = own_project()
+    api = Api(emulator.http, project)
+    token = api.register(platform="android", packageName="com.example.again")
+    open_view(page, emulator, f"/p/{project}/devices/{token}")
+    press(page, "Reinstall")
+    press(page, "Confirm: reinstall")
+    fresh, _ = browser.wait_for(lambda: (browser.text_of(page, "#device-token") or token) != token
+                                and browser.text_of(page, "#device-token"))
+    assert urllib.parse.unquote(page.current_url).endswith(f"/devices/{fresh}")
+    assert api.call("GET", f"/emulator/v1/projects/{project}/devices/{fresh}")[1]["packageName"] == "com.example.again"
+    assert api.call("GET", f"/emulator/v1/projects/{project}/devices/{token}")[0] == 404
 
 
 def test_an_aioapns_push_appears_with_its_headers_and_downloads_as_a_simulator_file(page, emulator, monkeypatch):

@@ -873,11 +873,25 @@ export async function deviceView(main, [project, token]) {
     try {
       await api.delete(base);
       closeStream(key);
-      toast("Uninstalled: later sends to its token are UNREGISTERED");
+      toast(device.unregisterAfter ? `Uninstalled: sends to its token are UNREGISTERED after ${device.unregisterAfter} s` : "Uninstalled: later sends to its token are UNREGISTERED");
       location.hash = `#/p/${encodeURIComponent(project)}`;
     } catch (error) {
       gone = false;
       toast(`Uninstall: ${error.message}`, "error");
+    }
+  }
+
+  /** The app reinstalled: a new device with a new token takes this one's place (docs/fcm.md). */
+  async function reinstall() {
+    gone = true;
+    try {
+      const fresh = await api.post(`${base}:reinstall`);
+      closeStream(key);
+      toast(`Reinstalled: the new token is ${fresh.token.slice(0, 16)}…`);
+      location.hash = `#/p/${encodeURIComponent(project)}/devices/${encodeURIComponent(fresh.token)}`;
+    } catch (error) {
+      gone = false;
+      toast(`Reinstall: ${error.message}`, "error");
     }
   }
 
@@ -909,6 +923,7 @@ export async function deviceView(main, [project, token]) {
       platformSetting(),
       h("button", { type: "button", onclick: connectOnce }, "Connect once"),
       h("button", { type: "button", onclick: toggleStream, "aria-pressed": openStreams.has(key) ? "true" : "false" }, openStreams.has(key) ? "Close stream" : "Open stream"),
+      confirmButton("Reinstall", reinstall),
       confirmButton("Uninstall", uninstall));
   }
 
