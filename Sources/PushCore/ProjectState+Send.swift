@@ -35,16 +35,23 @@ extension ProjectState {
         switch resolution {
         case .unreachable(let reason):
             return (.unreachable(reason), [])
-        case .uninstalledLately:
-            // Accepted as FCM and APNs accept it, logged, and delivered to nobody.
+        case .uninstalledLately(let token):
+            // Accepted as FCM and APNs accept it (converted for the device as it was, so that a
+            // message it would refuse is refused), logged, and delivered to nobody.
             if let exhausted = Counter.check(.messageID, at: counters.upcomingMessageID) ?? Counter.check(.logSequence, at: log.nextSequence) {
                 return (.exhausted(exhausted), [])
             }
             guard let messageID = counters.takeMessageID() else { return (.exhausted(CounterExhausted(counter: .messageID)), []) }
             let name = MessageName(project: projectID, id: messageID)
+            if let device = token.flatMap(lingeringDevice) {
+                let context = DeliveryContext(
+                    messageName: name, bundleID: device.bundleID, senderID: configuration.senderID ?? derivedSenderID,
+                    generatedAPNsID: RandomUUID(using: &random), now: now, app: device.app)
+                if case .failure(let failure) = makeContent(context) { return (.rejected(failure), []) }
+            }
             let none = counters.upcomingDeliveryNumber..<counters.upcomingDeliveryNumber
             log.append(name: name, origin: origin, sentAt: now, target: target, requestBody: requestBody, deliveryNumbers: none)
-            if case .token(let token) = target { shards[DeviceShard.index(of: token)].noteLogEntryOfUninstalled(token, sequence: log.nextSequence - 1) }
+            if let token { shards[DeviceShard.index(of: token)].noteLogEntryOfUninstalled(token, sequence: log.nextSequence - 1) }
             return (.accepted(SentMessage(messageName: name, deliveryNumbers: none)), [])
         case .devices(let found):
             tokens = found

@@ -15,8 +15,9 @@ struct ProjectState: Sendable {
         case newDevice(token: String?, apnsToken: String?)
         case unreachable(UnreachableTarget)
         /// The token of a device uninstalled a moment ago, which FCM and APNs still accept sends to
-        /// (until its `unregisterAfter` passes): accepted, logged, delivered to nobody.
-        case uninstalledLately
+        /// (until its `unregisterAfter` passes): converted, logged, delivered to nobody. Its
+        /// registration token, which names its device as it was (`lingeringDevice`), when known.
+        case uninstalledLately(token: String?)
     }
 
     let projectID: String
@@ -109,7 +110,7 @@ struct ProjectState: Sendable {
             let shard = DeviceShard.index(of: token)
             if let position = shards[shard].devices.index(forKey: token) { return .device(shard: shard, position) }
             if let at = shards[shard].uninstalledTokens[token] {
-                return at > now ? .uninstalledLately : .unreachable(.unregistered(since: at))
+                return at > now ? .uninstalledLately(token: token) : .unreachable(.unregistered(since: at))
             }
             guard mode == .lenient, RegistrationToken.isWellFormed(token) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: token, apnsToken: nil)
@@ -121,7 +122,9 @@ struct ProjectState: Sendable {
                 if let position = shards[shard].devices.index(forKey: token) { return .device(shard: shard, position) }
             }
             if let at = shards[apnsShard].uninstalledAPNsTokens[apnsToken] {
-                return at > now ? .uninstalledLately : .unreachable(.unregistered(since: at))
+                return at > now
+                    ? .uninstalledLately(token: shards[apnsShard].lingeringAPNsOwners[apnsToken]?.token)
+                    : .unreachable(.unregistered(since: at))
             }
             guard mode == .lenient, APNsDeviceToken.isWellFormed(apnsToken) else { return .unreachable(.invalidRegistration) }
             return .newDevice(token: nil, apnsToken: apnsToken)
@@ -134,6 +137,12 @@ struct ProjectState: Sendable {
                 condition.matches { device.subscriptions[$0] != nil }
             }.map(\.token))
         }
+    }
+
+    /// The device of `token` as it was when it was uninstalled, while sends to it are still
+    /// accepted (see `uninstall`).
+    func lingeringDevice(_ token: String) -> Device? {
+        shards[DeviceShard.index(of: token)].lingeringDevices[token]
     }
 
     /// Checks a registration against the devices present; `token` is the one to use.
@@ -171,11 +180,13 @@ struct ProjectState: Sendable {
             device.messageLogSequences = earlier
         }
         shards[shard].uninstalledTokens[device.token] = nil
+        shards[shard].lingeringDevices[device.token] = nil
         if let apnsToken = device.apnsToken {
             let apnsShard = DeviceShard.index(of: apnsToken)
             shards[apnsShard].tokenByAPNsToken[apnsToken] = APNsTokenOwner(
                 token: device.token, bundleID: device.bundleID, environment: device.apnsEnvironment)
             shards[apnsShard].uninstalledAPNsTokens[apnsToken] = nil
+            shards[apnsShard].lingeringAPNsOwners[apnsToken] = nil
         }
         nextDeviceSequence = max(nextDeviceSequence, device.sequence) + 1
         shards[shard].devices[device.token] = device
@@ -195,6 +206,16 @@ struct ProjectState: Sendable {
             shards[shard].deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
         }
         shards[shard].uninstalledTokens[token] = unregisteredFrom
+        if unregisteredFrom > now {
+            var lingering = device
+            lingering.pendingDeliveryNumbers = ChunkedArray()
+            lingering.messageLogSequences = ChunkedArray()
+            lingering.subscriptions = [:]
+            lingering.handedOver = [:]
+            lingering.owedDeletion = nil
+            lingering.isConnected = false
+            shards[shard].lingeringDevices[token] = lingering
+        }
         if !device.messageLogSequences.isEmpty {
             shards[shard].messageLogSequencesOfUninstalled[token] = device.messageLogSequences
         }
@@ -202,6 +223,10 @@ struct ProjectState: Sendable {
             let apnsShard = DeviceShard.index(of: apnsToken)
             shards[apnsShard].tokenByAPNsToken[apnsToken] = nil
             shards[apnsShard].uninstalledAPNsTokens[apnsToken] = unregisteredFrom
+            if unregisteredFrom > now {
+                shards[apnsShard].lingeringAPNsOwners[apnsToken] = APNsTokenOwner(
+                    token: token, bundleID: device.bundleID, environment: device.apnsEnvironment)
+            }
         }
         return shards[shard].streams.removeValue(forKey: token) ?? []
     }

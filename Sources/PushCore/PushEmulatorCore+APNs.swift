@@ -14,38 +14,37 @@ extension PushEmulatorCore {
     public func apnsRecipient(
         deviceToken: String, bundleID: String?, environment: APNsEnvironment = .development, defaultProject: String
     ) -> Result<APNsRecipient, APNsRecipientError> {
-        do {
-            let now = self.now
-            let token = APNsDeviceToken.normalized(deviceToken)
-            func lookup(in id: String) -> Result<APNsRecipient, APNsRecipientError>? {
-                while let slot = directory.slot(id) {
-                    // Nil only when the project was removed meanwhile: look again.
-                    guard let found = Self.lookUp(token, bundleID: bundleID, environment: environment, now: now, in: slot)
-                    else { continue }
-                    return found.map { found in found.map { APNsRecipient(project: id, device: $0) } }
+        let now = self.now
+        let token = APNsDeviceToken.normalized(deviceToken)
+        // Registration keeps an APNs token unique within a project only: a device that can take
+        // the push wins over another project's device uninstalled a moment ago (whose pushes are
+        // still accepted), which wins over a deleted device or a device of another app.
+        var lately: String?
+        var refusal: APNsRecipientError?
+        func found(in id: String) -> APNsRecipient? {
+            while let slot = directory.slot(id) {
+                // Nil only when the project was removed meanwhile: look again.
+                guard let found = Self.lookUp(token, bundleID: bundleID, environment: environment, now: now, in: slot)
+                else { continue }
+                switch found {
+                case .device(let device): return APNsRecipient(project: id, device: device)
+                case .uninstalledLately: if lately == nil { lately = id }
+                case .refused(let reason):
+                    // A device that has the token says more than an uninstalled one.
+                    if refusal == nil || reason == .notForTopic || reason == .otherEnvironment { refusal = reason }
+                case .absent: break
                 }
                 return nil
             }
-            // Registration keeps an APNs token unique within a project only: a device that can
-            // take the push wins over another project's deleted device or device of another app.
-            var refusal: APNsRecipientError?
-            func found(in id: String) -> APNsRecipient? {
-                switch lookup(in: id) {
-                case .success(let recipient)?: return recipient
-                case .failure(let reason)?:
-                    // A device that has the token says more than an uninstalled one.
-                    if refusal == nil || reason == .notForTopic || reason == .otherEnvironment { refusal = reason }
-                    return nil
-                case nil: return nil
-                }
-            }
-            if let recipient = found(in: defaultProject) { return .success(recipient) }
-            for id in indexes.projects(holdingAPNsToken: token) where id != defaultProject {
-                if let recipient = found(in: id) { return .success(recipient) }
-            }
-            if let refusal { return .failure(refusal) }
-            return .success(APNsRecipient(project: defaultProject, device: nil))
+            return nil
         }
+        if let recipient = found(in: defaultProject) { return .success(recipient) }
+        for id in indexes.projects(holdingAPNsToken: token) where id != defaultProject {
+            if let recipient = found(in: id) { return .success(recipient) }
+        }
+        if let lately { return .success(APNsRecipient(project: lately, device: nil)) }
+        if let refusal { return .failure(refusal) }
+        return .success(APNsRecipient(project: defaultProject, device: nil))
     }
 }
 
@@ -63,37 +62,55 @@ public struct APNsRecipient: Sendable, Equatable {
     }
 }
 
-extension PushEmulatorCore {
-    /// The device of APNs token `token` in the project of `slot`: success (with the device; without
-    /// one for a device uninstalled so lately that pushes are still accepted), Unregistered,
-    /// BadDeviceToken or DeviceTokenNotForTopic, or `.some(nil)` when the project never had it;
-    /// nil when the project was removed, to be asked again.
-    fileprivate static func lookUp(
-        _ token: String, bundleID: String?, environment: APNsEnvironment, now: Timestamp, in slot: ProjectSlot
-    ) -> Result<KnownDevice?, APNsRecipientError>?? {
-        // One digest of the APNs token finds its shard and its entry there, which has the
-        // device's bundle id: the device's own shard is not locked here (the send checks there
-        // that the device still has the APNs token).
-        let key = TokenKey(token)
-        return slot.readShard(DeviceShard.index(of: key)) { shard -> Result<KnownDevice?, APNsRecipientError>? in
-            if let owner = shard.tokenByAPNsToken[key: key] {
-                if let required = owner.environment, required != environment { return .failure(.otherEnvironment) }
-                if let bundleID, owner.bundleID != bundleID { return .failure(.notForTopic) }
-                return .success(KnownDevice(token: owner.token, in: slot))
-            }
-            return shard.uninstalledAPNsTokens[key: key].map { since in
-                since > now ? .success(nil) : .failure(.unregistered(since: since))
-            }
-        }
-    }
-}
-
 /// Why an APNs send finds no device to queue for.
 public enum APNsRecipientError: Error, Sendable, Equatable {
-    /// The device was deleted (the app uninstalled) at this time: 410 Unregistered.
+    /// The device was deleted (the app uninstalled) and its token is unregistered from this
+    /// time: 410 Unregistered.
     case unregistered(since: Timestamp)
     /// The device's bundle id is not the topic's: 400 DeviceTokenNotForTopic.
     case notForTopic
     /// The device's token is of the other APNs environment than the host's: 400 BadDeviceToken.
     case otherEnvironment
+}
+
+extension PushEmulatorCore {
+    /// What the project of `slot` has for APNs token `token`.
+    fileprivate enum Found {
+        /// A device has it (reached with this shard's lock only: the send checks it again).
+        case device(KnownDevice)
+        /// A device uninstalled so lately that pushes to it are still accepted, of this topic
+        /// and environment.
+        case uninstalledLately
+        case refused(APNsRecipientError)
+        /// The project never had it.
+        case absent
+    }
+
+    /// What the project of `slot` has for APNs token `token`; nil when the project was removed,
+    /// to be asked again.
+    fileprivate static func lookUp(
+        _ token: String, bundleID: String?, environment: APNsEnvironment, now: Timestamp, in slot: ProjectSlot
+    ) -> Found? {
+        // One digest of the APNs token finds its shard and its entry there, which has the
+        // device's bundle id and environment: the device's own shard is not locked here.
+        let key = TokenKey(token)
+        return slot.readShard(DeviceShard.index(of: key)) { shard -> Found in
+            func checked(_ owner: APNsTokenOwner) -> APNsRecipientError? {
+                if let required = owner.environment, required != environment { return .otherEnvironment }
+                if let bundleID, owner.bundleID != bundleID { return .notForTopic }
+                return nil
+            }
+            if let owner = shard.tokenByAPNsToken[key: key] {
+                if let refused = checked(owner) { return .refused(refused) }
+                return .device(KnownDevice(token: owner.token, in: slot))
+            }
+            guard let since = shard.uninstalledAPNsTokens[key: key] else { return .absent }
+            if since > now {
+                // The device as it was (none after an import: then unchecked).
+                if let owner = shard.lingeringAPNsOwners[key: key], let refused = checked(owner) { return .refused(refused) }
+                return .uninstalledLately
+            }
+            return .refused(.unregistered(since: since))
+        }
+    }
 }

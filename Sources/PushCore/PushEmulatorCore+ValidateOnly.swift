@@ -14,7 +14,12 @@ extension PushEmulatorCore {
             var app = DeliveryContext.AppKind.ios
             switch projectState.resolve(target, mode: configuration.tokenMode, now: now) {
             case .unreachable(let reason): return .success(.unreachable(reason))
-            case .uninstalledLately: return .success(.deliverable)
+            case .uninstalledLately(let token):
+                // Checked as the send would check it: converted for the device as it was.
+                if let device = token.flatMap(projectState.lingeringDevice) {
+                    bundleID = device.bundleID
+                    app = device.app
+                }
             case .device(let shard, let position):
                 bundleID = projectState.shards[shard].devices.values[position].bundleID
                 app = projectState.shards[shard].devices.values[position].app

@@ -873,7 +873,7 @@ export async function deviceView(main, [project, token]) {
     try {
       await api.delete(base);
       closeStream(key);
-      toast(device.unregisterAfter ? `Uninstalled: sends to its token are UNREGISTERED after ${device.unregisterAfter} s` : "Uninstalled: later sends to its token are UNREGISTERED");
+      toast(device.unregisterAfter ? `Uninstalled: sends to its token are UNREGISTERED after ${device.unregisterAfter} s` : "Uninstalled: sends to its token are UNREGISTERED (after --unregister-after, if set)");
       location.hash = `#/p/${encodeURIComponent(project)}`;
     } catch (error) {
       gone = false;

@@ -305,7 +305,7 @@ enum OpenAPIDocument {
           "devices"
         ],
         "summary": "Uninstall the app",
-        "description": "Later sends to its token answer 404 UNREGISTERED (FCM) or 410 Unregistered (APNs); its open streams end.",
+        "description": "The app is uninstalled: its open streams end and its queue is dropped. Sends to its tokens answer 404 UNREGISTERED (FCM) or 410 Unregistered (APNs) from then on, or, for a device with an `unregisterAfter` (or with `--unregister-after` set), once that many seconds have passed on the emulator's clock; until then they are accepted and reach nobody (docs/fcm.md, \"Uninstalls and reinstalls\").",
         "responses": {
           "200": {
             "description": "Done: an empty JSON object.",

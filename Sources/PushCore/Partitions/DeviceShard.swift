@@ -30,8 +30,16 @@ struct DeviceShard: Sendable {
     /// The device of each APNs token that falls in this shard (the device itself may be in
     /// another).
     var tokenByAPNsToken = TokenTable<APNsTokenOwner>()
-    /// When each APNs token that falls in this shard was uninstalled.
+    /// When each APNs token that falls in this shard was uninstalled (or is unregistered from,
+    /// for a device uninstalled with an `unregisterAfter`).
     var uninstalledAPNsTokens = TokenTable<Timestamp>()
+    /// The devices of this shard uninstalled so lately that sends to them are still accepted, as
+    /// they were (queues, streams and subscriptions gone): a send is still converted for them,
+    /// and refused as it would have been.
+    var lingeringDevices = TokenTable<Device>()
+    /// The APNs token entries of those devices whose APNs token falls in this shard: a push is
+    /// still checked against their topic and environment.
+    var lingeringAPNsOwners = TokenTable<APNsTokenOwner>()
     /// The deliveries of this shard's devices, by number. Numbers are taken under the shard's
     /// lock, so each shard's store grows in number order.
     var deliveries = DeliveryStore()
@@ -69,7 +77,6 @@ struct DeviceShard: Sendable {
         devices[token]?.messageLogSequences ?? messageLogSequencesOfUninstalled[token] ?? ChunkedArray()
     }
 
-    /// Why a device cannot be found by token.
     /// Notes that the log entry `sequence` names the uninstalled device of `token` (a send accepted
     /// after its uninstall), so that the log's `token` filter finds it.
     mutating func noteLogEntryOfUninstalled(_ token: String, sequence: Int) {
@@ -78,6 +85,7 @@ struct DeviceShard: Sendable {
         messageLogSequencesOfUninstalled[token] = sequences
     }
 
+    /// Why a device cannot be found by token.
     func lookupError(token: String) -> DeviceLookupError {
         uninstalledTokens[token].map { .uninstalled(at: $0) } ?? .notFound
     }

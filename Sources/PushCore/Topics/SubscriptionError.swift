@@ -38,7 +38,7 @@ public enum SubscriptionError: Error, Sendable, Equatable {
                 + " a-z A-Z 0-9 - _ . ~ %, without the /topics/ prefix."
         case .malformedRegistration: "The registration token is not a valid FCM registration token."
         case .registrationNotFound: "Requested entity was not found: no device has this registration token."
-        case .uninstalled(let at): "Requested entity was not found: the device was uninstalled at \(at.rfc3339)."
+        case .uninstalled(let at): "Requested entity was not found: the device was uninstalled (its token is unregistered from \(at.rfc3339))."
         case .alreadySubscribed: "The registration is already subscribed to this topic."
         case .notSubscribed: "Requested entity was not found: the registration is not subscribed to this topic."
         case .tooManyTopics:

@@ -32,17 +32,20 @@ final class UninstallTimelineTests: XCTestCase {
             if accepted {
                 guard case .accepted(let sent) = outcome else { return XCTFail("\(after) s: \(outcome)") }
                 XCTAssertTrue(sent.deliveryNumbers.isEmpty, "\(after) s: delivered to nobody")
-                XCTAssertEqual(try apns(core).get().device, nil, "\(after) s")
+                XCTAssertEqual(try apns(core).get(), APNsRecipient(project: "demo", device: nil), "\(after) s")
+                guard case .accepted(let pushed) = sendAPNs(core, apnsToken: apnsToken, body: #"{"aps":{"alert":"hi"}}"#), pushed.deliveryNumbers.isEmpty else {
+                    return XCTFail("\(after) s: the push")
+                }
             } else {
                 guard case .unreachable(.unregistered(let since)) = outcome else { return XCTFail("\(after) s: \(outcome)") }
                 XCTAssertEqual(since, unregisteredFrom)
                 XCTAssertEqual(apns(core), .failure(.unregistered(since: unregisteredFrom)), "\(after) s")
             }
         }
-        // The accepted sends are in the log, found by the token.
+        // The accepted sends and pushes are in the log, found by the token.
         core.resetClock()
         let logged = try core.messages(project: "demo", filter: MessageLogFilter(token: "device-1")).items
-        XCTAssertEqual(logged.count, 3)
+        XCTAssertEqual(logged.count, 6)
         XCTAssertTrue(logged.allSatisfy { $0.deliveries.isEmpty })
     }
 
@@ -94,5 +97,50 @@ final class UninstallTimelineTests: XCTestCase {
         guard case .accepted = fcm(restored, "device-1") else { return XCTFail("still accepted after the import") }
         _ = restored.advanceClock(seconds: 601)
         guard case .unreachable(.unregistered) = fcm(restored, "device-1") else { return XCTFail("unregistered later") }
+    }
+
+    func testALiveDeviceInAnotherProjectWinsOverOneUninstalledLately() throws {
+        let core = makeCore()
+        _ = try core.registerDevice(project: "demo", DeviceRegistration(apnsToken: apnsToken, token: "device-1", unregisterAfterSeconds: 600)).get()
+        _ = try core.registerDevice(project: "other", DeviceRegistration(apnsToken: apnsToken, token: "device-2")).get()
+        _ = try core.uninstallDevice(project: "demo", token: "device-1").get()
+        XCTAssertEqual(try apns(core).get().project, "other")
+        XCTAssertNotNil(try apns(core).get().device)
+    }
+
+    func testAPushUninstalledLatelyIsStillCheckedForItsTopicAndEnvironment() throws {
+        let core = makeCore()
+        _ = try core.registerDevice(
+            project: "demo",
+            DeviceRegistration(bundleID: "com.example.shop", apnsToken: apnsToken, token: "device-1", unregisterAfterSeconds: 600)
+        ).get()
+        _ = try core.updateDevice(project: "demo", token: "device-1", apnsEnvironment: .some(.development)).get()
+        _ = try core.uninstallDevice(project: "demo", token: "device-1").get()
+        func reach(_ bundleID: String, _ environment: APNsEnvironment) -> Result<APNsRecipient, APNsRecipientError> {
+            core.apnsRecipient(deviceToken: apnsToken, bundleID: bundleID, environment: environment, defaultProject: "demo")
+        }
+        XCTAssertEqual(reach("com.example.other", .development), .failure(.notForTopic))
+        XCTAssertEqual(reach("com.example.shop", .production), .failure(.otherEnvironment))
+        XCTAssertEqual(reach("com.example.shop", .development), .success(APNsRecipient(project: "demo", device: nil)))
+    }
+
+    func testAMessageTheDeviceWouldRefuseIsStillRefused() throws {
+        let core = makeCore()
+        _ = try core.registerDevice(
+            project: "demo",
+            DeviceRegistration(platform: .android, bundleID: "com.example.app", token: "android-1", unregisterAfterSeconds: 600)
+        ).get()
+        _ = try core.uninstallDevice(project: "demo", token: "android-1").get()
+        let body = Array(#"{"message":{"token":"android-1","data":{"a":"1"},"android":{"restricted_package_name":"com.example.other"}}}"#.utf8)
+        let message = try FCMSendRequest(body: body).message
+        guard case .rejected(let error) = core.send(project: "demo", message: message, requestBody: body) else {
+            return XCTFail("accepted a message the device refuses")
+        }
+        XCTAssertTrue(error.message.hasPrefix("Invalid package name"))
+        guard case .failure = core.checkSend(project: "demo", message: message) else { return XCTFail("validate_only accepted it") }
+        let fine = Array(#"{"message":{"token":"android-1","data":{"a":"1"}}}"#.utf8)
+        guard case .accepted = core.send(project: "demo", message: try FCMSendRequest(body: fine).message, requestBody: fine) else {
+            return XCTFail("a fine message")
+        }
     }
 }
