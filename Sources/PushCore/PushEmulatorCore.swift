@@ -221,11 +221,7 @@ public final class PushEmulatorCore: Sendable {
             var device = projectState.makeDevice(
                 token: projectState.unusedToken(), apnsToken: old.apnsToken, platform: old.platform, bundleID: old.bundleID,
                 appState: old.appState, now: now)
-            device.hasNotificationServiceExtension = old.hasNotificationServiceExtension
-            device.androidChannels = old.androidChannels
-            device.hasBackgroundHandler = old.hasBackgroundHandler
-            device.apnsEnvironment = old.apnsEnvironment
-            device.unregisterAfterSeconds = old.unregisterAfterSeconds
+            device.takeSettings(of: old)
             projectState.insert(device)
             return .success((device, closed))
         } ?? .failure(.lookup(.notFound))

@@ -15,8 +15,7 @@ enum FCMToDevice {
             }
         case .android(let channels):
             if let restricted = message.android?.restrictedPackageName, restricted != context.bundleID {
-                if case .topic = message.target { return .success(nil) }
-                if case .condition = message.target { return .success(nil) }
+                if message.target.isTopicMessage { return .success(nil) }
                 return .failure(.fcmInvalidPackageName(restricted: restricted, package: context.bundleID))
             }
             let converted = AndroidConversion.convert(message, facts: facts(of: message, context: context))

@@ -72,6 +72,16 @@ public struct Device: Sendable, Equatable {
         self.sequence = sequence
     }
 
+    /// Takes the app's settings of `other` (a reinstall keeps them): everything the API lets a
+    /// device set but its app id and app state.
+    mutating func takeSettings(of other: Device) {
+        hasNotificationServiceExtension = other.hasNotificationServiceExtension
+        androidChannels = other.androidChannels
+        hasBackgroundHandler = other.hasBackgroundHandler
+        apnsEnvironment = other.apnsEnvironment
+        unregisterAfterSeconds = other.unregisterAfterSeconds
+    }
+
     /// Topics it is subscribed to.
     public var topics: Set<String> { Set(subscriptions.keys) }
 
