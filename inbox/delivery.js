@@ -57,6 +57,7 @@ export function deliveryCard(delivery, device, project) {
           ["Device", h("a", { class: "mono", href: `#/p/${encodeURIComponent(project)}/devices/${encodeURIComponent(delivery.token)}` }, `${delivery.token.slice(0, 20)}…`)],
           ["Queued", when(delivery.enqueuedAt)],
           ["Expires", when(delivery.expiresAt)],
+          ["Delayed until", delivery.heldUntil ? when(delivery.heldUntil) : undefined],
           ["Collapse id", delivery.collapseId ?? undefined],
         ]),
         h("h3", { class: "visually-hidden" }, "State history"),

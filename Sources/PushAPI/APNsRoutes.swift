@@ -151,6 +151,9 @@ struct APNsRoutes {
             return APNsErrorResponse.make(.badDeviceToken, apnsID: errorID())
         case .rejected(let reason):
             return APNsErrorResponse.make(reason, apnsID: errorID())
+        case .throttled:
+            // Too many pushes to the device token (docs/quotas.md).
+            return APNsErrorResponse.make(.tooManyRequests, apnsID: errorID())
         case .exhausted:
             // Apple's body holds a reason only; docs/state.md says which counter to look at.
             return APNsErrorResponse.make(.internalServerError, apnsID: errorID())

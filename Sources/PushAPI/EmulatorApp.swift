@@ -106,6 +106,7 @@ public struct EmulatorApp: Sendable {
         EventRoutes(events: events, heartbeatSeconds: settings.heartbeatSeconds).register(in: &router)
         StateRoutes(core: core, streams: streams, events: events).register(in: &router)
         FaultRoutes(core: core, events: events).register(in: &router)
+        QuotaRoutes(core: core).register(in: &router)
         APNsRoutes(core: core, settings: settings.apns, events: events, loops: settings.loops).register(in: &router)
         let metrics = MetricsEndpoint(core: core, loops: settings.loops)
         metrics.register(in: &router)

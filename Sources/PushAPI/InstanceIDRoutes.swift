@@ -77,6 +77,7 @@ struct InstanceIDRoutes {
         let status = switch error {
         case .registrationNotFound, .uninstalled: 404
         case .counterExhausted: 500
+        case .quotaExceeded: 429
         default: 400
         }
         return Self.error(status, error.instanceIDCode, error.message)

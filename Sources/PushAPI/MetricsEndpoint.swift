@@ -48,6 +48,14 @@ final class MetricsEndpoint: Sendable {
         for (origin, total) in faults {
             text.sample("push_emulator_faults_fired_total", ["origin": origin.rawValue], count: total)
         }
+        // Kept by the core through resets: the counts only grow.
+        let throttled = core.throttledCounts
+        text.family("push_emulator_throttled_total", type: "counter")
+        for kind in QuotaKind.allCases {
+            text.sample("push_emulator_throttled_total", ["quota": kind.rawValue], count: throttled[kind] ?? 0)
+        }
+        text.family("push_emulator_collapsible_delayed_total", type: "counter")
+        text.sample("push_emulator_collapsible_delayed_total", count: core.delayedCollapsibleCount)
         text.family("push_emulator_deliveries", type: "gauge")
         for state in DeliveryState.allCases {
             text.sample("push_emulator_deliveries", ["state": state.rawValue], gauge: summary.deliveries[state] ?? 0)

@@ -15,6 +15,7 @@ extension ProjectState {
         requestBody: [UInt8],
         implicitBundleID: String?,
         knownDevice: KnownDevice? = nil,
+        deviceQuota: DeviceQuota? = nil,
         makeContent: (DeliveryContext) -> Result<DeliveryContent?, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         var tokens = [String]()
@@ -97,6 +98,11 @@ extension ProjectState {
                 guard let number = counters.takeDeliveryNumbers(1) else { return nil }
                 return .pending(content, number: number, messageName: name, device: device, origin: origin, now: now)
             }
+            if let deviceQuota, let slot,
+                let refused = shards[slot.shard].takeDeviceQuota(at: slot.position, limits: deviceQuota.limits, now: now)
+            {
+                return (.throttled(refused, deviceToken: shards[slot.shard].devices.token(at: slot.position)), [])
+            }
             var skipped = false
             let made: Delivery?
             do throws(Failure) {
@@ -122,8 +128,15 @@ extension ProjectState {
             if let newDevice {
                 insert(newDevice)
                 if let apnsToken = newDevice.apnsToken { indexes.noteAPNsToken(apnsToken, in: projectID) }
+                // Its first message counts against its limits (a limit is at least 1: never refused).
+                let shard = DeviceShard.index(of: newDevice.token)
+                if let deviceQuota, let position = shards[shard].devices.index(forKey: newDevice.token) {
+                    _ = shards[shard].takeDeviceQuota(at: position, limits: deviceQuota.limits, now: now)
+                }
             }
-            return store(made, at: slot, target: target, origin: origin, requestBody: requestBody, now: now, configuration: configuration)
+            return store(
+                made, at: slot, target: target, origin: origin, requestBody: requestBody, now: now, configuration: configuration,
+                quota: deviceQuota)
         } else {
             // A topic or condition send: every device's notification is made before any is
             // numbered or queued, so that a failed conversion leaves nothing behind. Each
@@ -157,7 +170,7 @@ extension ProjectState {
             var subscribersOfAll = [StreamSubscriber]()
             for delivery in made {
                 let subscribers = shards[DeviceShard.index(of: delivery.token)].enqueue(
-                    delivery, logSequence: log.nextSequence, now: now, configuration: configuration)
+                    delivery, logSequence: log.nextSequence, now: now, configuration: configuration, quota: deviceQuota)
                 if !subscribers.isEmpty { subscribersOfAll += subscribers }
             }
             log.append(
@@ -172,7 +185,7 @@ extension ProjectState {
     private mutating func store<Failure: Error & Sendable>(
         _ made: consuming Delivery, at slot: (shard: Int, position: DeviceTable.Index)?, target: MessageTarget,
         origin: DeliveryOrigin,
-        requestBody: [UInt8], now: Timestamp, configuration: PushCoreConfiguration
+        requestBody: [UInt8], now: Timestamp, configuration: PushCoreConfiguration, quota: DeviceQuota?
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
         let name = made.messageName
         let numbers = made.number..<made.number + 1
@@ -184,7 +197,8 @@ extension ProjectState {
         // Moved in: otherwise the store keeps a copy and this one is freed.
         let shard = slot?.shard ?? DeviceShard.index(of: made.token)
         let notified = shards[shard].enqueue(
-            consume made, at: slot?.position, logSequence: log.nextSequence, now: now, configuration: configuration)
+            consume made, at: slot?.position, logSequence: log.nextSequence, now: now, configuration: configuration,
+            quota: quota)
         log.append(
             name: name, origin: origin, sentAt: now, target: loggedTarget, requestBody: requestBody, deliveryNumbers: numbers)
         return (.accepted(SentMessage(messageName: name, deliveryNumbers: numbers)), notified)

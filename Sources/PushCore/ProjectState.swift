@@ -77,6 +77,12 @@ struct ProjectState: Sendable {
         shards[DeviceShard.index(of: token)].uninstalledTokens[token]
     }
 
+    /// The delayed collapsible messages whose release time no sweep has reached
+    /// (`DeviceShard.held`).
+    var heldCount: Int {
+        shards.reduce(0) { $0 + $1.held.count }
+    }
+
     /// Every open stream of the project's devices.
     var openStreams: [StreamSubscriber] {
         var all = [StreamSubscriber]()
@@ -206,6 +212,7 @@ struct ProjectState: Sendable {
             shards[shard].deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
         }
         shards[shard].uninstalledTokens[token] = unregisteredFrom
+        shards[shard].quotaUse.removeValue(forKey: token)
         if unregisteredFrom > now {
             var lingering = device
             lingering.pendingDeliveryNumbers = ChunkedArray()

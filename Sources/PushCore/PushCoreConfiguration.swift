@@ -13,6 +13,9 @@ public struct PushCoreConfiguration: Sendable {
     /// `--unregister-after`: how long after an uninstall sends to the device's tokens are still
     /// accepted, for devices that set no `unregisterAfter` of their own (default 0: at once).
     public var unregisterAfterSeconds: Int64 = 0
+    /// `--quotas` and the `--quota-*` options: the limits each project starts with (default:
+    /// none; docs/quotas.md). The admin API changes them per project.
+    public var quotaLimits: QuotaLimits = .off
 
     /// Makes a configuration; every setting has the spec's default.
     public init(

@@ -5,6 +5,7 @@ extension PushEmulatorCore {
     /// is registered first, as a send to it would register it.
     public func subscribe(project: String, registration: String, topic: String) -> Result<TopicSubscription, SubscriptionError> {
         guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
+        guard admitSubscriptions(project: project, 1) else { return .failure(.quotaExceeded) }
         let now = self.now
         return withProject(creating: project) { projectState -> Result<TopicSubscription, SubscriptionError> in
             switch projectState.subscriptionTarget(registration, mode: configuration.tokenMode) {
@@ -30,6 +31,7 @@ extension PushEmulatorCore {
     /// Removes a subscription; `.notSubscribed` when there is none.
     public func unsubscribe(project: String, registration: String, topic: String) -> Result<Void, SubscriptionError> {
         guard TopicLimits.isValidName(topic) else { return .failure(.invalidTopicName(topic)) }
+        guard admitSubscriptions(project: project, 1) else { return .failure(.quotaExceeded) }
         return withProject(project) { projectState -> Result<Void, SubscriptionError> in
             let lookup = projectState.subscribedDevice(registration)
             if case .failure(let error) = lookup { return .failure(error) }
@@ -89,6 +91,8 @@ extension PushEmulatorCore {
                 case .success(let found): project = found
                 case .failure(let error): return error
                 }
+                // Counted per token, in the token's project: the batch may span several.
+                guard admitSubscriptions(project: project, 1) else { return .quotaExceeded }
                 let result = withProject(project) { projectState -> Result<Void, SubscriptionError>? in
                     guard projectState.device(token) != nil else { return nil }
                     return subscribe

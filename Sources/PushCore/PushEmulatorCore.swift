@@ -21,6 +21,8 @@ public final class PushEmulatorCore: Sendable {
     /// Faults fired since the start, by the API of the send they answered (kept through resets:
     /// `/metrics` counts them). Faults fire rarely: an atomic each is enough.
     let faultsFired: FaultsFired
+    /// The quotas' counts since the start (`/metrics` shows them).
+    let quotaCounters = QuotaCounters()
     /// Held while a state export is built and serialized (`exportState`, `exportStateBytes`):
     /// each holds a tree the size of the state until it is serialized, so exports asked for on
     /// several loops at once are made one after another, not side by side (docs/performance.md,
@@ -42,7 +44,7 @@ public final class PushEmulatorCore: Sendable {
         self.configuration = configuration
         sharedClock = SharedClock(wallTime: wallTime)
         counters = IdentifierCounters(wallTimeMilliseconds: wallTime())
-        directory = ProjectDirectory(random: random)
+        directory = ProjectDirectory(random: random, quotaLimits: configuration.quotaLimits)
         indexes = CrossProjectIndexes()
         faultsFired = FaultsFired()
     }
@@ -95,12 +97,15 @@ public final class PushEmulatorCore: Sendable {
     /// Moves the clock by `seconds`; returns the new time.
     @discardableResult
     public func advanceClock(seconds: Int64) -> Timestamp {
-        sharedClock.advance(seconds: seconds)
+        let now = sharedClock.advance(seconds: seconds)
+        releaseHeldDeliveries()
+        return now
     }
 
     /// Returns the clock to wall time.
     public func resetClock() {
         sharedClock.set(offsetSeconds: 0)
+        releaseHeldDeliveries()
     }
 
     /// The numeric sender id of `project` (`--sender-id`, or derived from the project id).
@@ -288,6 +293,22 @@ public final class PushEmulatorCore: Sendable {
     ) -> SendOutcome<Failure> {
         // The project the device was found in a moment ago, unless it was removed since.
         var slot = knownDevice?.slot.flatMap { $0.id == project ? $0 : nil } ?? directory.slot(creating: project)
+        // The project's limits, when it has any (docs/quotas.md): its FCM messages are counted
+        // here, its devices' when the send reaches one.
+        var deviceQuota: DeviceQuota?
+        var countedMessage = false
+        let admittingSlot = slot
+        // Checked first: a project without limits does not read the clock here.
+        if slot.hasQuotaLimits {
+            switch slot.admitSend(countsMessage: origin == .fcm, now: self.now) {
+            case .refused:
+                quotaCounters.count(.projectMessages)
+                return .throttled(.projectMessages, deviceToken: nil)
+            case .admitted(let limits, let counted):
+                deviceQuota = limits.limitsDevices ? DeviceQuota(limits: limits, counters: quotaCounters) : nil
+                countedMessage = counted
+            }
+        }
         var sent: (SendOutcome<Failure>, [StreamSubscriber])?
         while sent == nil {
             // Read again on each try: a try after a reset or an import goes by the clock it set.
@@ -327,7 +348,7 @@ public final class PushEmulatorCore: Sendable {
                     projectState.accept(
                         counters: counters, indexes: indexes, configuration: configuration, now: now, target: target,
                         origin: origin, requestBody: requestBody, implicitBundleID: implicitBundleID,
-                        knownDevice: knownDevice, makeContent: makeContent)
+                        knownDevice: knownDevice, deviceQuota: deviceQuota, makeContent: makeContent)
                 }
             case .convertOutside(let prepared)?:
                 let content: DeliveryContent
@@ -352,7 +373,8 @@ public final class PushEmulatorCore: Sendable {
                 // bundle id changed: the send starts again.
                 sent = slot.withShard(DeviceShard.index(of: prepared.device)) { deviceShard in
                     deviceShard.commit(
-                        prepared, content, target: target, origin: origin, configuration: configuration
+                        prepared, content, target: target, origin: origin, configuration: configuration,
+                        deviceQuota: deviceQuota
                     ) { loggedTarget in
                         // Never nil: a project is removed with every shard's lock held, this one's too.
                         slot.withProjectPart { projectState in
@@ -367,6 +389,11 @@ public final class PushEmulatorCore: Sendable {
         }
         let (outcome, notified) = sent!
         for subscriber in notified { subscriber.drain() }
+        if case .throttled(let kind, _) = outcome {
+            quotaCounters.count(kind)
+            // Google does not count a 429 against the project.
+            if countedMessage { admittingSlot.giveBackMessage() }
+        }
         return outcome
     }
 
@@ -552,6 +579,7 @@ public final class PushEmulatorCore: Sendable {
     /// Forgets a project: devices, uninstalled tokens, queues, log, faults; its streams end.
     public func resetProject(_ project: String) {
         let removed = directory.remove(project) { indexes.forget($0) }
+        quotaCounters.noteReleased(removed?.heldCount ?? 0)
         for subscriber in removed?.openStreams ?? [] { subscriber.close() }
     }
 
@@ -564,6 +592,7 @@ public final class PushEmulatorCore: Sendable {
             sharedClock.set(offsetSeconds: 0)
             counters.reset(wallTimeMilliseconds: sharedClock.wallTime())
         }
+        quotaCounters.noteReleased(removed.reduce(0) { $0 + $1.heldCount })
         for subscriber in removed.flatMap(\.openStreams) { subscriber.close() }
     }
 }

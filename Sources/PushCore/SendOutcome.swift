@@ -11,4 +11,8 @@ public enum SendOutcome<Failure: Error & Sendable>: Sendable {
     /// sequence) past its maximum; nothing was stored (FCM 500 INTERNAL, APNs 500
     /// InternalServerError, both saying which counter; docs/state.md).
     case exhausted(CounterExhausted)
+    /// A limit of the project's refused the send (docs/quotas.md); nothing was stored or logged
+    /// (FCM 429 RESOURCE_EXHAUSTED, APNs 429 TooManyRequests). `deviceToken`: the registration
+    /// token of the device whose limit it was (nil for the project's).
+    case throttled(QuotaKind, deviceToken: String?)
 }

@@ -104,6 +104,30 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The APNs environment of a push to a host that is not one of Apple's (localhost, an address): development or production.")
     var apnsEnvironment = "development"
 
+    @Option(help: "Rate limits each project starts with (docs/quotas.md): off (none), or google (600000 FCM messages a minute per project, 240 a minute and 5000 an hour to one Android device, 3000 topic subscriptions a second, collapsible messages delayed past a burst of 20 to one every 180 s, and ours: 240 a minute to one Apple device).")
+    var quotas = "off"
+
+    @Option(help: "FCM messages (and client errors) a minute per project, or none.")
+    var quotaProjectMessagesPerMinute: String?
+
+    @Option(help: "FCM messages a minute to one Android device, or none.")
+    var quotaAndroidDevicePerMinute: String?
+
+    @Option(help: "FCM messages an hour to one Android device, or none.")
+    var quotaAndroidDevicePerHour: String?
+
+    @Option(help: "Notifications a minute to one Apple device (APNs and FCM together), or none.")
+    var quotaAppleDevicePerMinute: String?
+
+    @Option(help: "Topic subscriptions added or removed a second per project, or none.")
+    var quotaTopicSubscriptionsPerSecond: String?
+
+    @Option(help: "Collapsible messages to one Android app that go at once before the rest are delayed, or none.")
+    var quotaCollapsibleBurst: String?
+
+    @Option(help: "Seconds between delayed collapsible messages once the burst is spent, or none.")
+    var quotaCollapsibleRefillSeconds: String?
+
     @Option(help: "An htpasswd file ($apr1$ or {SHA} hashes: htpasswd -m or -s): the web inbox and the /emulator/ API then need one of its users (HTTP Basic).")
     var uiAuthFile: String?
 
@@ -124,7 +148,10 @@ struct ServeCommand: ParsableCommand {
         .init(name: "sender-id"), .init(name: "offline-limit"), .init(name: "max-pending"), .init(name: "heartbeat-seconds"), .init(name: "max-streams-per-device"),
         .init(name: "apns-auth"), .init(name: "apns-key"), .init(name: "apns-project"), .init(name: "apns-concurrent-streams"),
         .init(name: "apns-environment"), .init(name: "unregister-after"), .init(name: "enable-debug-routes", isFlag: true), .init(name: "import"), .init(name: "export-on-exit"),
-        .init(name: "ui-auth-file"),
+        .init(name: "ui-auth-file"), .init(name: "quotas"), .init(name: "quota-project-messages-per-minute"),
+        .init(name: "quota-android-device-per-minute"), .init(name: "quota-android-device-per-hour"),
+        .init(name: "quota-apple-device-per-minute"), .init(name: "quota-topic-subscriptions-per-second"),
+        .init(name: "quota-collapsible-burst"), .init(name: "quota-collapsible-refill-seconds"),
     ]
 
     func validate() throws {
@@ -170,6 +197,37 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400 (a day)")
         }
         try StateFile.validate(importPath: importPath, exportPath: exportOnExit)
+        _ = try quotaLimits()
+    }
+
+    /// The limits each project starts with: `--quotas`, then each `--quota-*` option given.
+    func quotaLimits() throws -> QuotaLimits {
+        var limits: QuotaLimits
+        switch quotas {
+        case "off": limits = .off
+        case "google": limits = .google
+        default: throw ValidationError("--quotas must be off or google")
+        }
+        let given: [(String, String?, WritableKeyPath<QuotaLimits, Int?>)] = [
+            ("project-messages-per-minute", quotaProjectMessagesPerMinute, \.projectMessagesPerMinute),
+            ("android-device-per-minute", quotaAndroidDevicePerMinute, \.androidDevicePerMinute),
+            ("android-device-per-hour", quotaAndroidDevicePerHour, \.androidDevicePerHour),
+            ("apple-device-per-minute", quotaAppleDevicePerMinute, \.appleDevicePerMinute),
+            ("topic-subscriptions-per-second", quotaTopicSubscriptionsPerSecond, \.topicSubscriptionsPerSecond),
+            ("collapsible-burst", quotaCollapsibleBurst, \.collapsibleBurst),
+            ("collapsible-refill-seconds", quotaCollapsibleRefillSeconds, \.collapsibleRefillSeconds),
+        ]
+        for (name, value, keyPath) in given {
+            guard let value else { continue }
+            if value == "none" {
+                limits[keyPath: keyPath] = nil
+            } else if let number = Int(value), (1...1_000_000_000).contains(number) {
+                limits[keyPath: keyPath] = number
+            } else {
+                throw ValidationError("--quota-\(name) takes a number from 1 to 1000000000, or none")
+            }
+        }
+        return limits
     }
 
     func run() throws {
@@ -214,6 +272,7 @@ struct ServeCommand: ParsableCommand {
             tokenMode: TokenMode(rawValue: tokens) ?? .lenient, offlineLimitSeconds: Self.seconds(offlineLimit) ?? 2_592_000,
             maxPending: maxPending, senderID: senderId)
         settings.core.unregisterAfterSeconds = Self.seconds(unregisterAfter) ?? 0
+        settings.core.quotaLimits = try quotaLimits()
         settings.heartbeatSeconds = heartbeatSeconds
         settings.maxStreamsPerDevice = maxStreamsPerDevice
         settings.loops = configuration.threads
@@ -239,6 +298,9 @@ struct ServeCommand: ParsableCommand {
         configuration.errorResponse = app.errorResponse
         let server = try HTTPServer(configuration: configuration) { request in app.handle(request) }
         printBanner(port: server.port, caPath: caPath)
+        // Delayed collapsible messages are due as the clock runs, with no request to hand them over.
+        let core = app.core
+        RepeatingTask.start(everyMilliseconds: 1_000) { core.releaseHeldDeliveries() }
 
         var received: Int32 = 0
         sigwait(&signals, &received)

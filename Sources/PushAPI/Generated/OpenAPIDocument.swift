@@ -33,6 +33,10 @@ enum OpenAPIDocument {
       "name": "faults"
     },
     {
+      "name": "quotas",
+      "description": "Rate limits as Google's and Apple's, off unless set (docs/quotas.md)."
+    },
+    {
       "name": "clock"
     },
     {
@@ -789,6 +793,68 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/emulator/v1/projects/{project}/quotas": {
+      "get": {
+        "operationId": "getQuotas",
+        "tags": [
+          "quotas"
+        ],
+        "summary": "The project's rate limits",
+        "responses": {
+          "200": {
+            "description": "The limits.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/QuotaLimits"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateQuotas",
+        "tags": [
+          "quotas"
+        ],
+        "summary": "Changes some of the project's rate limits",
+        "description": "An empty body changes nothing. The windows counted so far are kept. A project made again by a reset or an import starts with the command line's limits.",
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/QuotaLimitsPatch"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The limits now.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/QuotaLimits"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/project"
+        }
+      ]
     },
     "/emulator/v1/clock": {
       "get": {
@@ -1672,6 +1738,11 @@ enum OpenAPIDocument {
               "string",
               "null"
             ]
+          },
+          "heldUntil": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Present on a collapsible message that collapsible-message throttling delayed (docs/quotas.md): when it may be handed over, on the emulator's clock. Kept once that time has passed."
           },
           "headers": {
             "$ref": "#/components/schemas/Headers",
@@ -3054,6 +3125,155 @@ enum OpenAPIDocument {
             "minimum": 0,
             "maximum": 3153600000,
             "description": "Seconds after an uninstall (`DELETE`, `:reinstall`) that sends to the device's tokens are still accepted, reaching nobody, before FCM answers UNREGISTERED and APNs 410 (docs/fcm.md, \"Uninstalls and reinstalls\"). Null: `--unregister-after` (default 0)."
+          }
+        }
+      },
+      "QuotaLimits": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "A project's rate limits (docs/quotas.md). `--quotas google` starts every project with Google's numbers; `--quotas off` (the default) with none.",
+        "required": [
+          "projectMessagesPerMinute",
+          "androidDevicePerMinute",
+          "androidDevicePerHour",
+          "appleDevicePerMinute",
+          "topicSubscriptionsPerSecond",
+          "collapsibleBurst",
+          "collapsibleRefillSeconds"
+        ],
+        "properties": {
+          "projectMessagesPerMinute": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "FCM messages, client errors included, per project in a minute that opens with the first (Google: 600000). Null: no limit."
+          },
+          "androidDevicePerMinute": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "FCM messages to one Android device per minute (Google: 240). Null: no limit."
+          },
+          "androidDevicePerHour": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "FCM messages to one Android device per hour (Google: 5000). Null: no limit."
+          },
+          "appleDevicePerMinute": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Notifications to one Apple device per minute, through APNs and FCM together (ours: 240; Apple publishes no number). Null: no limit."
+          },
+          "topicSubscriptionsPerSecond": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Topic subscriptions added or removed per project per second (Google: 3000). Null: no limit."
+          },
+          "collapsibleBurst": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Collapsible messages to one Android app that go at once before FCM delays them (Google: 20). Null: no limit."
+          },
+          "collapsibleRefillSeconds": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Seconds between collapsible messages once the burst is spent (Google: 180). Null: no limit."
+          }
+        }
+      },
+      "QuotaLimitsPatch": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "The limits to change; those left out stay as they are. A number from 1, or null for no limit.",
+        "properties": {
+          "projectMessagesPerMinute": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "FCM messages, client errors included, per project in a minute that opens with the first (Google: 600000). Null: no limit."
+          },
+          "androidDevicePerMinute": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "FCM messages to one Android device per minute (Google: 240). Null: no limit."
+          },
+          "androidDevicePerHour": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "FCM messages to one Android device per hour (Google: 5000). Null: no limit."
+          },
+          "appleDevicePerMinute": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Notifications to one Apple device per minute, through APNs and FCM together (ours: 240; Apple publishes no number). Null: no limit."
+          },
+          "topicSubscriptionsPerSecond": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Topic subscriptions added or removed per project per second (Google: 3000). Null: no limit."
+          },
+          "collapsibleBurst": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Collapsible messages to one Android app that go at once before FCM delays them (Google: 20). Null: no limit."
+          },
+          "collapsibleRefillSeconds": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Seconds between collapsible messages once the burst is spent (Google: 180). Null: no limit."
           }
         }
       }

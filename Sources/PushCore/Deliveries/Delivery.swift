@@ -26,6 +26,9 @@ public struct Delivery: Sendable, Equatable {
     public let platformMessage: PlatformMessage?
     /// The app state the presentation notes are for: the device's at send time, then at delivery.
     var presentedAppState: AppState
+    /// Until when collapsible-message throttling delays it (docs/quotas.md); nil when it was
+    /// never delayed. Kept once the time has passed, to show that it was.
+    public internal(set) var heldUntil: Timestamp?
     /// The states after the first (`pending` at `enqueuedAt`), which every delivery has: most
     /// stored deliveries never change state, and an empty array takes no memory. No default
     /// value: with one, the initializer builds the delivery in a temporary and copies it out.
@@ -108,7 +111,7 @@ public struct Delivery: Sendable, Equatable {
             JSONObject.Member(key: "enqueuedAt", value: .string(enqueuedAt.rfc3339)),
             JSONObject.Member(key: "expiresAt", value: .string(expiresAt.rfc3339)),
             JSONObject.Member(key: "collapseId", value: collapseID.map(JSONValue.string) ?? .null),
-        ] + content + [
+        ] + (heldUntil.map { [JSONObject.Member(key: "heldUntil", value: .string($0.rfc3339))] } ?? []) + content + [
             JSONObject.Member(key: "state", value: .string(state.rawValue)),
             JSONObject.Member(key: "presentation", value: presentationJSON),
             JSONObject.Member(key: "history", value: .array(history.map(\.json))),

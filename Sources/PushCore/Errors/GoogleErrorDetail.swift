@@ -33,6 +33,19 @@ public enum GoogleErrorDetail {
         ["@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": .string(code.rawValue)]
     }
 
+    /// `google.rpc.QuotaFailure` with one violation: what was limited, and how.
+    public static func quotaFailure(subject: String, description: String) -> JSONValue {
+        [
+            "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+            "violations": [["subject": .string(subject), "description": .string(description)]],
+        ]
+    }
+
+    /// `google.rpc.Help` with one link.
+    public static func help(description: String, url: String) -> JSONValue {
+        ["@type": "type.googleapis.com/google.rpc.Help", "links": [["description": .string(description), "url": .string(url)]]]
+    }
+
     /// `google.rpc.ErrorInfo`: a machine-readable reason, its domain and metadata in order.
     public static func errorInfo(reason: String, domain: String, metadata: [(String, String)]) -> JSONValue {
         let metadataObject = JSONObject(metadata.map { JSONObject.Member(key: $0.0, value: .string($0.1)) })

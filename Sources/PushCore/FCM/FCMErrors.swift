@@ -52,6 +52,48 @@ extension GoogleError {
             details: [GoogleErrorDetail.fcmError(.quotaExceeded)], retryAfterSeconds: retryAfterSeconds)
     }
 
+    /// 429 for a device's limit (docs/quotas.md): Google's error reference gives QUOTA_EXCEEDED
+    /// with a `google.rpc.QuotaFailure` for "device message rate exceeded". The FcmError detail
+    /// makes the SDKs raise their quota error; the QuotaFailure's wording is ours. No
+    /// `Retry-After`: Google's reference asks for a backoff instead.
+    public static func fcmDeviceQuotaExceeded(_ kind: QuotaKind, limit: Int?, token: String?) -> GoogleError {
+        let rate =
+            switch kind {
+            case .androidDeviceHour: "\(limit.map(String.init) ?? "the") messages an hour"
+            default: "\(limit.map(String.init) ?? "the") messages a minute"
+            }
+        return GoogleError(
+            status: .resourceExhausted, message: "Quota exceeded for the message target.",
+            details: [
+                GoogleErrorDetail.fcmError(.quotaExceeded),
+                GoogleErrorDetail.quotaFailure(
+                    subject: token.map { "registration_token:\($0)" } ?? "registration_token",
+                    description: "Device message rate exceeded: \(rate) to one device (\(kind.rawValue))."),
+            ])
+    }
+
+    /// 429 for the project's messages per minute, as production answers it (firebase-admin-go#719,
+    /// 2025): an ErrorInfo `RATE_LIMIT_EXCEEDED` with the quota's metadata and a Help link, and
+    /// no FcmError detail, so the SDKs raise their generic "resource exhausted" error.
+    public static func fcmProjectQuotaExceeded(projectNumber: String, limit: Int) -> GoogleError {
+        GoogleError(
+            status: .resourceExhausted,
+            message: "Quota exceeded for quota metric 'Send requests' and limit 'Send requests per minute' of service"
+                + " 'fcm.googleapis.com' for consumer 'project_number:\(projectNumber)'.",
+            details: [
+                GoogleErrorDetail.errorInfo(
+                    reason: "RATE_LIMIT_EXCEEDED", domain: "googleapis.com",
+                    metadata: [
+                        ("quota_limit_value", String(limit)), ("consumer", "projects/\(projectNumber)"),
+                        ("quota_metric", "fcm.googleapis.com/send_requests"), ("quota_unit", "1/min/{project}"),
+                        ("service", "fcm.googleapis.com"), ("quota_location", "global"),
+                        ("quota_limit", "SendsPerMinutePerProject"),
+                    ]),
+                GoogleErrorDetail.help(
+                    description: "Request a higher quota limit.", url: "https://cloud.google.com/docs/quotas/help/request_increase"),
+            ])
+    }
+
     /// 503 UNAVAILABLE; the SDKs retry it and honour `Retry-After`.
     public static func fcmUnavailable(retryAfterSeconds: Int? = nil) -> GoogleError {
         GoogleError(

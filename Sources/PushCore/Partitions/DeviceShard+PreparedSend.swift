@@ -71,11 +71,12 @@ extension DeviceShard {
 
     /// The second step: logs the send through `log` (run under the project's log lock: it
     /// takes the delivery number and the log sequence, or says which counter is exhausted) and
-    /// queues `content` for the prepared device. Nil when the device is gone, registered
-    /// anew or its bundle id or settings changed since `prepare` (the send starts again).
+    /// queues `content` for the prepared device, once the per-device limits of `deviceQuota`
+    /// (nil: none) let it. Nil when the device is gone, registered anew or its bundle id or
+    /// settings changed since `prepare` (the send starts again).
     mutating func commit<Failure: Error & Sendable>(
         _ prepared: PreparedSend, _ content: consuming DeliveryContent, target: MessageTarget,
-        origin: DeliveryOrigin, configuration: PushCoreConfiguration,
+        origin: DeliveryOrigin, configuration: PushCoreConfiguration, deviceQuota: DeviceQuota?,
         log: (_ loggedTarget: MessageTarget) -> Result<(number: Int, logSequence: Int), CounterExhausted>
     ) -> (SendOutcome<Failure>, [StreamSubscriber])? {
         guard let slot = devices.index(forKey: prepared.device),
@@ -83,6 +84,9 @@ extension DeviceShard {
                 $0.sequence == prepared.sequence && $0.bundleID == prepared.bundleID && $0.app == prepared.context.app
             })
         else { return nil }
+        if let deviceQuota, let refused = takeDeviceQuota(at: slot, limits: deviceQuota.limits, now: prepared.context.now) {
+            return (.throttled(refused, deviceToken: devices.token(at: slot)), [])
+        }
         // A token target names the device's own copy of the token, so that the log adds none.
         // Chosen, not copied then replaced: a copy of the target retains its token and the
         // replacement releases it again.
@@ -100,7 +104,8 @@ extension DeviceShard {
             Delivery.pending(content, number: number, messageName: name, device: device, origin: origin, now: now)
         }
         // Moved in: otherwise the store keeps a copy and this one is freed.
-        let notified = enqueue(consume made, at: slot, logSequence: logSequence, now: now, configuration: configuration)
+        let notified = enqueue(
+            consume made, at: slot, logSequence: logSequence, now: now, configuration: configuration, quota: deviceQuota)
         return (.accepted(SentMessage(messageName: name, deliveryNumbers: number..<number + 1)), notified)
     }
 }

@@ -6,7 +6,7 @@ extension DeviceShard {
     /// reached the device. Returns the streams that got an event, to be drained outside the lock.
     mutating func enqueue(
         _ delivery: consuming Delivery, at knownSlot: DeviceTable.Index? = nil, logSequence: Int, now: Timestamp,
-        configuration: PushCoreConfiguration
+        configuration: PushCoreConfiguration, quota: DeviceQuota? = nil
     ) -> [StreamSubscriber] {
         // The device is changed in place, through its position: at most one hash of its token per send.
         guard let slot = knownSlot ?? devices.index(forKey: delivery.token) else { return [] }
@@ -18,9 +18,15 @@ extension DeviceShard {
             return (device.isConnected, device.offlineSince, device.platform)
         }
         var notified = [StreamSubscriber]()
+        if let quota, let collapsible = quota.limits.collapsible, platform == .android, delivery.origin == .fcm,
+            delivery.hasCollapseID, !delivery.isNowOrNever
+        {
+            delivery.heldUntil = collapsibleHold(
+                of: delivery.collapseID, at: slot, burst: collapsible.burst, refillSeconds: collapsible.refillSeconds, now: now)
+        }
         if !delivery.isNowOrNever, delivery.isExpired(at: now) {
             delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
-        } else if isConnected {
+        } else if isConnected, delivery.heldUntil == nil {
             let subscribers = streams[delivery.token] ?? []
             let event = handOver(&delivery, to: devices.values[slot], at: now)
             devices.values[slot].handedOver[delivery.number] = subscribers.count
@@ -47,6 +53,10 @@ extension DeviceShard {
             }
             devices.values[slot].pendingDeliveryNumbers.append(delivery.number)
             expiries.insert(PendingExpiry(expiresAt: delivery.expiresAt, number: delivery.number))
+            if let heldUntil = delivery.heldUntil {
+                held.insert(HeldRelease(releaseAt: heldUntil, number: delivery.number))
+                quota?.counters.countDelayed()
+            }
         }
         // Moved into the store: the send keeps only its number.
         deliveries.append(consume delivery)
@@ -83,8 +93,14 @@ extension DeviceShard {
             events.append((.messagesDeleted(reason: owed.reason, count: owed.count), .deletion(reason: owed.reason, count: owed.count)))
             device.owedDeletion = nil
         }
+        // A delayed collapsible message stays queued until its time (`releaseHeld` hands it over then).
+        var stillHeld = [Int]()
         for number in device.pendingDeliveryNumbers {
             guard var delivery = deliveries[number] else { continue }
+            if let heldUntil = delivery.heldUntil, heldUntil > now {
+                stillHeld.append(number)
+                continue
+            }
             events.append((handOver(&delivery, to: device, at: now), .delivery(number: number)))
             if handingOver {
                 device.handedOver[number] = 1
@@ -94,6 +110,7 @@ extension DeviceShard {
             deliveries[number] = delivery
         }
         device.pendingDeliveryNumbers.removeAll()
+        for number in stillHeld { device.pendingDeliveryNumbers.append(number) }
         device.lastConnectedAt = now
         return events
     }
@@ -132,7 +149,7 @@ extension DeviceShard {
 
     /// The event that hands a delivery to the device, with presentation notes for the app's
     /// state now. The delivery stays `pending` until it is known to be sent.
-    private func handOver(_ delivery: inout Delivery, to device: Device, at now: Timestamp) -> DeviceEvent {
+    func handOver(_ delivery: inout Delivery, to device: Device, at now: Timestamp) -> DeviceEvent {
         delivery.presentedAppState = device.appState
         return .notification(NotificationEvent(delivery: delivery, deliveredAt: now))
     }

@@ -40,6 +40,9 @@ struct DeviceShard: Sendable {
     /// The APNs token entries of those devices whose APNs token falls in this shard: a push is
     /// still checked against their topic and environment.
     var lingeringAPNsOwners = TokenTable<APNsTokenOwner>()
+    /// What each device of this shard has used of its per-device limits, by registration token
+    /// (kept only while the project has limits: `takeDeviceQuota`).
+    var quotaUse = TokenTable<DeviceQuotaUse>()
     /// The deliveries of this shard's devices, by number. Numbers are taken under the shard's
     /// lock, so each shard's store grows in number order.
     var deliveries = DeliveryStore()
@@ -47,6 +50,9 @@ struct DeviceShard: Sendable {
     /// without visiting the rest. Entries of deliveries that have left their queue since
     /// (delivered, collapsed, deleted, dropped) stay until they come up and are skipped then.
     var expiries = MinHeap<PendingExpiry>()
+    /// The release time of every delayed collapsible message (`Delivery.heldUntil`) that no
+    /// sweep has reached yet, earliest first (`releaseHeld`).
+    var held = MinHeap<HeldRelease>()
     var streams: [String: [StreamSubscriber]] = [:]
     /// The source of the `apns-id`s generated for this shard's sends, seeded from the project's.
     var random = SeededRandomNumberGenerator(seed: 0)

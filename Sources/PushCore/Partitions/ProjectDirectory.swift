@@ -18,8 +18,11 @@ final class ProjectDirectory: Sendable {
     private let seeds: Locked<any RandomNumberGenerator & Sendable>
     /// The sequence of the next slot made.
     private let nextSequence = Atomic<Int>(1)
+    /// The limits each new project starts with (`--quotas` and the `--quota-*` options).
+    private let quotaLimits: QuotaLimits
 
-    init(random: sending any RandomNumberGenerator & Sendable) {
+    init(random: sending any RandomNumberGenerator & Sendable, quotaLimits: QuotaLimits) {
+        self.quotaLimits = quotaLimits
         stripes = (0..<Self.stripeCount).map { _ in Locked([:]) }
         totals = (0..<Self.stripeCount).map { _ in Locked(ProjectCounts()) }
         seeds = Locked(random)
@@ -55,7 +58,8 @@ final class ProjectDirectory: Sendable {
             var project = ProjectState(projectID: id)
             project.random = SeededRandomNumberGenerator(seed: seeds.withLock { $0.next() })
             let slot = ProjectSlot(
-                project, sequence: nextSequence.wrappingAdd(1, ordering: .relaxed).oldValue, totals: totals[stripeIndex(of: id)])
+                project, sequence: nextSequence.wrappingAdd(1, ordering: .relaxed).oldValue, totals: totals[stripeIndex(of: id)],
+                quotaLimits: quotaLimits)
             slots[id] = slot
             return slot
         }
@@ -106,7 +110,7 @@ final class ProjectDirectory: Sendable {
                 for (id, project) in projects where stripeIndex(of: id) == index {
                     var project = project
                     project.random = SeededRandomNumberGenerator(seed: seeds.withLock { $0.next() })
-                    slots[id] = ProjectSlot(project, sequence: sequences[id]!, totals: totals[index])
+                    slots[id] = ProjectSlot(project, sequence: sequences[id]!, totals: totals[index], quotaLimits: quotaLimits)
                 }
                 return replace(from: index + 1, removed + taken)
             }

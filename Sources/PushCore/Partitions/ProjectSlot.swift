@@ -30,10 +30,15 @@ final class ProjectSlot: Sendable {
     /// noted after each change of the project part: a send checks it before it takes a
     /// message id, without the log's lock. Only an imported snapshot gets there.
     private let logIsFull: Atomic<Bool>
+    /// The project's limits and windows (docs/quotas.md), behind a lock of their own that is
+    /// taken alone; `hasQuotas` says whether any limit is set, so that a project without limits
+    /// (the default) costs a send one atomic load.
+    private let quota: Locked<ProjectQuota>
+    private let hasQuotas: Atomic<Bool>
 
     /// A slot for `project`, whose counts are added to `totals`. Each shard's random source is
     /// seeded from the project's.
-    init(_ project: consuming ProjectState, sequence: Int, totals: Locked<ProjectCounts>) {
+    init(_ project: consuming ProjectState, sequence: Int, totals: Locked<ProjectCounts>, quotaLimits: QuotaLimits) {
         var project = project
         let counts = ProjectCounts(of: project)
         id = project.projectID
@@ -52,6 +57,8 @@ final class ProjectSlot: Sendable {
         logIsFull = Atomic(Self.isFull(nextSequence: project.log.nextSequence))
         self.project = Locked(project)
         self.totals = totals
+        quota = Locked(ProjectQuota(limits: quotaLimits))
+        hasQuotas = Atomic(!quotaLimits.isOff)
         totals.withLock { $0.add(counts, minus: ProjectCounts()) }
     }
 
@@ -121,6 +128,65 @@ final class ProjectSlot: Sendable {
             let after = ProjectCounts(of: project)
             if after != before { totals.withLock { $0.add(after, minus: before) } }
             return result
+        }
+    }
+
+    // MARK: Quotas
+
+    /// The project's limits.
+    var quotaLimits: QuotaLimits {
+        quota.withLock { $0.limits }
+    }
+
+    /// Replaces the project's limits; the windows counted so far are kept.
+    func setQuotaLimits(_ limits: QuotaLimits) {
+        quota.withLock { quota in
+            quota.limits = limits
+            hasQuotas.store(!limits.isOff, ordering: .relaxed)
+        }
+    }
+
+    /// Whether the project has any limit (one atomic load).
+    var hasQuotaLimits: Bool {
+        hasQuotas.load(ordering: .relaxed)
+    }
+
+    /// What the project's limits say to a send at `now`. `countsMessage`: the send is an FCM
+    /// message, which the project's window counts (an APNs push is checked against its device's
+    /// limit only).
+    func admitSend(countsMessage: Bool, now: Timestamp) -> SendAdmission {
+        quota.withLock { quota -> SendAdmission in
+            guard countsMessage, let limit = quota.limits.projectMessagesPerMinute else {
+                return .admitted(limits: quota.limits, counted: false)
+            }
+            guard quota.messages.take(limit: limit, lengthSeconds: 60, now: now) else { return .refused }
+            return .admitted(limits: quota.limits, counted: true)
+        }
+    }
+
+    /// Gives back the message `admitSend` counted for a send that a device's limit refused:
+    /// Google does not count 429s.
+    func giveBackMessage() {
+        quota.withLock { $0.messages.giveBack() }
+    }
+
+    /// Counts an FCM send refused before it reached the core with a client error (400–499 but
+    /// 429), which Google counts against the project's messages. A window already full stays so.
+    func countClientError(now: Timestamp) {
+        guard hasQuotas.load(ordering: .relaxed) else { return }
+        quota.withLock { quota in
+            guard let limit = quota.limits.projectMessagesPerMinute else { return }
+            _ = quota.messages.take(limit: limit, lengthSeconds: 60, now: now)
+        }
+    }
+
+    /// Counts `count` topic subscriptions added or removed at `now`; false (nothing counted)
+    /// when the project's limit refuses them.
+    func admitSubscriptions(_ count: Int, now: Timestamp) -> Bool {
+        guard hasQuotas.load(ordering: .relaxed) else { return true }
+        return quota.withLock { quota in
+            guard let limit = quota.limits.topicSubscriptionsPerSecond else { return true }
+            return quota.subscriptions.take(count, limit: limit, lengthSeconds: 1, now: now)
         }
     }
 

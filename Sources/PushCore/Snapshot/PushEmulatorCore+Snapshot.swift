@@ -147,6 +147,7 @@ extension PushEmulatorCore {
             sharedClock.set(offsetSeconds: offsetSeconds)
             self.counters.skip(toMessageID: nextMessageID, toDeliveryNumber: nextDeliveryNumber)
         }
+        quotaCounters.noteReleased(replaced.reduce(0) { $0 + $1.heldCount })
         for subscriber in replaced.flatMap(\.openStreams) { subscriber.close() }
     }
 }

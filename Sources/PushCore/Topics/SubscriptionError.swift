@@ -18,6 +18,8 @@ public enum SubscriptionError: Error, Sendable, Equatable {
     /// A counter the subscription would move (the project's subscription, topic or device
     /// sequence) is at its maximum (docs/state.md, "Counters").
     case counterExhausted(CounterExhausted)
+    /// The project's limit on subscription changes per second refused it (docs/quotas.md).
+    case quotaExceeded
 
     /// The Instance ID API's per-token error code.
     public var instanceIDCode: String {
@@ -27,6 +29,7 @@ public enum SubscriptionError: Error, Sendable, Equatable {
         case .alreadySubscribed: "ALREADY_EXISTS"
         case .tooManyTopics: "TOO_MANY_TOPICS"
         case .counterExhausted: "INTERNAL"
+        case .quotaExceeded: "RESOURCE_EXHAUSTED"
         }
     }
 
@@ -45,6 +48,7 @@ public enum SubscriptionError: Error, Sendable, Equatable {
             "The registration is subscribed to \(TopicLimits.maximumTopicsPerDevice) topics, the most FCM allows;"
                 + " unsubscribe it from one first."
         case .counterExhausted(let exhausted): exhausted.message
+        case .quotaExceeded: "Topic subscription rate exceeded: too many subscriptions changed in the last second. Retry with backoff."
         }
     }
 }
@@ -63,6 +67,8 @@ extension SubscriptionError {
                 status: .failedPrecondition, message: message,
                 details: [GoogleErrorDetail.errorInfo(reason: "TOO_MANY_TOPICS", domain: "fcm.googleapis.com", metadata: [])])
         case .counterExhausted(let exhausted): exhausted.googleError
+        case .quotaExceeded:
+            GoogleError(status: .resourceExhausted, message: message, details: [GoogleErrorDetail.fcmError(.quotaExceeded)])
         }
     }
 }
