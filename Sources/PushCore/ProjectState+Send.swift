@@ -18,6 +18,7 @@ extension ProjectState {
         deviceQuota: DeviceQuota? = nil,
         makeContent: (DeliveryContext) -> Result<DeliveryContent?, Failure>
     ) -> (SendOutcome<Failure>, [StreamSubscriber]) {
+        expireInactiveTokens(at: now)
         var tokens = [String]()
         var newDevice: Device?
         // The shard and position of a single stored target, valid until a device is inserted.

@@ -195,7 +195,24 @@ struct ProjectState: Sendable {
             shards[apnsShard].lingeringAPNsOwners[apnsToken] = nil
         }
         nextDeviceSequence = max(nextDeviceSequence, device.sequence) + 1
+        shards[shard].scheduleTokenExpiry(of: device)
         shards[shard].devices[device.token] = device
+    }
+
+    /// Uninstalls the Android devices whose token expired by `now` (270 days without a
+    /// connection, docs/android.md): sends to them answer UNREGISTERED from the moment it
+    /// expired, their queued messages are dropped and their subscriptions gone, as FCM's clean-up
+    /// of expired tokens does. Each whole-project turn runs it first; it costs a look at each
+    /// shard's earliest expiry when none is due.
+    mutating func expireInactiveTokens(at now: Timestamp) {
+        for index in shards.indices where shards[index].tokenExpiries.min.map({ $0.at <= now }) ?? false {
+            for token in shards[index].dueExpiredTokens(at: now) {
+                guard let expiredAt = shards[index].devices[token]?.tokenExpiresAt else { continue }
+                _ = uninstall(
+                    token: token, now: now, unregisteredFrom: expiredAt,
+                    reason: "token expired: no connection for 270 days")
+            }
+        }
     }
 
     /// Deletes a device (the app was uninstalled): its stored deliveries are dropped and later
@@ -203,13 +220,15 @@ struct ProjectState: Sendable {
     /// `unregisteredFrom`: when sends to its tokens start being answered UNREGISTERED and 410
     /// (`now`, or later for a device whose `unregisterAfter` is set); until then they are accepted
     /// and reach nobody.
-    mutating func uninstall(token: String, now: Timestamp, unregisteredFrom: Timestamp? = nil) -> [StreamSubscriber]? {
+    mutating func uninstall(
+        token: String, now: Timestamp, unregisteredFrom: Timestamp? = nil, reason: String = "uninstalled"
+    ) -> [StreamSubscriber]? {
         let shard = DeviceShard.index(of: token)
         guard let device = shards[shard].devices.removeValue(forKey: token) else { return nil }
         let unregisteredFrom = unregisteredFrom ?? now
         for topic in device.subscriptions.keys { topics[topic]?.subscribers.remove(token) }
         for number in device.pendingDeliveryNumbers {
-            shards[shard].deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
+            shards[shard].deliveries[number]?.move(to: .dropped, at: now, reason: reason)
         }
         shards[shard].uninstalledTokens[token] = unregisteredFrom
         shards[shard].quotaUse.removeValue(forKey: token)

@@ -52,19 +52,40 @@ public final class PushEmulatorCore: Sendable {
     /// Runs `body` on the whole of project `id` (`ProjectSlot.withWholeProject`: every lock of
     /// the project held), made (empty) when there is none.
     func withProject<Result>(creating id: String, _ body: (inout ProjectState) -> Result) -> Result {
+        let now = self.now
         while true {
             // Nil only when the project was removed between finding its slot and locking it.
-            if let result = directory.slot(creating: id).withWholeProject(body) { return result }
+            if let result = directory.slot(creating: id).withWholeProject({ projectState in
+                projectState.expireInactiveTokens(at: now)
+                return body(&projectState)
+            }) {
+                return result
+            }
         }
     }
 
     /// Runs `body` on the whole of project `id` (every lock of the project held); nil when there
     /// is no such project.
     func withProject<Result>(_ id: String, _ body: (inout ProjectState) -> Result) -> Result? {
+        let now = self.now
         while let slot = directory.slot(id) {
-            if let result = slot.withWholeProject(body) { return result }
+            if let result = slot.withWholeProject({ projectState in
+                projectState.expireInactiveTokens(at: now)
+                return body(&projectState)
+            }) {
+                return result
+            }
         }
         return nil
+    }
+
+    /// Uninstalls the device of `token` if its token has expired (docs/android.md, "Token
+    /// expiry"), for a call that then takes only its shard: the uninstall needs the whole project.
+    private func expireTokenIfDue(project: String, token: String) {
+        let now = self.now
+        if withShard(of: token, in: project, { $0.hasExpiredToken(token, at: now) }) == true {
+            _ = withProject(project) { _ in }
+        }
     }
 
     /// Runs `body` on the log, topics and faults of project `id` (`ProjectSlot.withProjectPart`:
@@ -149,6 +170,7 @@ public final class PushEmulatorCore: Sendable {
 
     /// One device, by FCM token.
     public func device(project: String, token: String) -> Result<Device, DeviceLookupError> {
+        expireTokenIfDue(project: project, token: token)
         let now = self.now
         return withShard(of: token, in: project) { shard -> Result<Device, DeviceLookupError> in
             shard.expireDue(at: now)
@@ -184,6 +206,7 @@ public final class PushEmulatorCore: Sendable {
                 return .success(projectState.shards[shard].devices[token]!)
             } ?? .failure(.notFound)
         }
+        expireTokenIfDue(project: project, token: token)
         return withShard(of: token, in: project) { shard -> Result<Device, DeviceLookupError> in
             guard var device = shard.devices[token] else { return .failure(shard.lookupError(token: token)) }
             change(&device)
@@ -423,6 +446,7 @@ public final class PushEmulatorCore: Sendable {
     /// A short connection (`:connect`): applies the connect rules and returns what the device
     /// receives; the device is offline again afterwards.
     public func connect(project: String, token: String) -> Result<[DeviceEvent], DeviceLookupError> {
+        expireTokenIfDue(project: project, token: token)
         let now = self.now
         return withShard(of: token, in: project) { shard -> Result<[DeviceEvent], DeviceLookupError> in
             guard shard.devices[token] != nil else { return .failure(shard.lookupError(token: token)) }
@@ -437,6 +461,7 @@ public final class PushEmulatorCore: Sendable {
     public func attachStream(
         project: String, token: String, listener: @escaping @Sendable (DeviceEvent, StreamReceipt) -> Void
     ) -> Result<DeviceStream, DeviceLookupError> {
+        expireTokenIfDue(project: project, token: token)
         let now = self.now
         // The stream's receipts and its end go to this project's slot, not to whatever project
         // has the id later: after a reset, a late receipt must not settle another delivery
@@ -485,6 +510,7 @@ public final class PushEmulatorCore: Sendable {
             if subscribers.isEmpty, shard.devices[token] != nil {
                 shard.devices[token]!.isConnected = false
                 shard.devices[token]!.lastConnectedAt = now
+                shard.scheduleTokenExpiry(of: shard.devices[token]!)
             }
         }
     }

@@ -78,3 +78,21 @@ def test_unregister_after_is_checked(api):
     for value in (-1, 3153600001, "soon"):
         status, answer = api.call("POST", path, {"unregisterAfter": value})
         assert status == 400, (value, answer)
+
+
+def test_an_android_token_expires_after_270_days_without_a_connection(app, api):
+    android = api.register(platform="android")
+    apple = api.register(platform="ios")
+    backend = Backend(app, [android, apple])
+    # Connected on day 100: its 270 days start again from there.
+    assert api.advance(100 * 86400)[0] == 200
+    api.connect(android)
+    assert api.advance(270 * 86400 - 1)[0] == 200
+    backend.send_round()
+    assert backend.tokens == {android, apple}
+    assert api.advance(1)[0] == 200
+    backend.send_round()
+    # FCM's expiry is Android's alone: the Apple token lives on.
+    assert backend.tokens == {apple}
+    status, body = api.call("GET", f"/emulator/v1/projects/{PROJECT}/devices/{android}")
+    assert status == 404, body

@@ -1425,6 +1425,11 @@ enum OpenAPIDocument {
             ],
             "minimum": 0,
             "description": "Seconds an uninstall's sends are still accepted, or null for `--unregister-after`."
+          },
+          "tokenExpiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "An Android device not connected: when its token expires unless it connects before (270 days after its last connection; docs/android.md, \"Token expiry\"). Absent for Apple and web devices and while a stream is open."
           }
         }
       },

@@ -102,6 +102,17 @@ public struct Device: Sendable, Equatable {
         pendingDeliveryNumbers.insert(number, at: found)
     }
 
+    /// How long an Android token lives without a connection before FCM expires it: 270 days
+    /// (docs/android.md, "Token expiry").
+    public static let androidTokenLifetimeSeconds: Int64 = 270 * 86_400
+
+    /// When the device's token expires unless it connects before: an Android device not connected
+    /// expires `androidTokenLifetimeSeconds` after `offlineSince`; nil for any other.
+    public var tokenExpiresAt: Timestamp? {
+        guard platform == .android, !isConnected else { return nil }
+        return offlineSince.adding(seconds: Self.androidTokenLifetimeSeconds)
+    }
+
     /// The instant its offline time counts from: the later of `lastConnectedAt` and `registeredAt`.
     public var offlineSince: Timestamp { max(lastConnectedAt ?? registeredAt, registeredAt) }
 
@@ -149,6 +160,6 @@ public struct Device: Sendable, Equatable {
             JSONObject.Member(key: "connected", value: .bool(isConnected)),
             JSONObject.Member(key: "registeredAt", value: .string(registeredAt.rfc3339)),
             JSONObject.Member(key: "lastConnectedAt", value: lastConnectedAt.map { .string($0.rfc3339) } ?? .null),
-        ]))
+        ] + (tokenExpiresAt.map { [JSONObject.Member(key: "tokenExpiresAt", value: .string($0.rfc3339))] } ?? [])))
     }
 }

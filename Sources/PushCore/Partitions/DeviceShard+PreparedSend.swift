@@ -53,6 +53,9 @@ extension DeviceShard {
         } else {
             return .unreachable(.invalidRegistration)
         }
+        // An expired Android token (docs/android.md): the whole-project path uninstalls the device
+        // and answers UNREGISTERED.
+        if Self.read(&devices.values[slot], { $0.tokenExpiresAt.map { $0 <= now } ?? false }) { return .wholeProject }
         if let exhausted = Counter.check(.messageID, at: counters.upcomingMessageID)
             ?? Counter.check(.deliveryNumber, at: counters.upcomingDeliveryNumber)
             ?? exhaustedLog

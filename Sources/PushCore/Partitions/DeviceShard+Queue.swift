@@ -112,6 +112,7 @@ extension DeviceShard {
         device.pendingDeliveryNumbers.removeAll()
         for number in stillHeld { device.pendingDeliveryNumbers.append(number) }
         device.lastConnectedAt = now
+        scheduleTokenExpiry(of: device)
         return events
     }
 
