@@ -18,8 +18,8 @@ enum FCMToDevice {
                 if message.target.isTopicMessage { return .success(nil) }
                 return .failure(.fcmInvalidPackageName(restricted: restricted, package: context.bundleID))
             }
-            let converted = AndroidConversion.convert(message, facts: facts(of: message, context: context))
-            if let tooBig = tooBig(converted.payloadByteCount) { return .failure(tooBig) }
+            let (converted, byteCount) = AndroidConversion.measuredConversion(of: message, facts: facts(of: message, context: context))
+            if let tooBig = tooBig(byteCount) { return .failure(tooBig) }
             return .success(DeliveryContent(.android(converted, channels: channels)))
         case .web(let hasBackgroundHandler):
             let converted = WebConversion.convert(message, facts: facts(of: message, context: context))

@@ -48,7 +48,7 @@ public struct FCMMessage: Sendable, Equatable {
     /// The size limit of a message to a topic, in bytes.
     public static let topicPayloadSizeLimit = 2048
     /// FCM's limit of a message to an Android or web device, in bytes ("The maximum payload for
-    /// both message types is 4096 bytes"); what counts is `AndroidMessage.payloadByteCount` and
+    /// both message types is 4096 bytes"); what counts is `AndroidConversion.measuredConversion`'s count and
     /// `WebPushMessage.payloadByteCount`.
     public static let devicePayloadSizeLimit = 4096
 

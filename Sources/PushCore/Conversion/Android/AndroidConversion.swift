@@ -9,6 +9,15 @@ public enum AndroidConversion {
 
     /// The extras of `message` for one app.
     public static func convert(_ message: FCMMessage, facts: AndroidDeliveryFacts) -> AndroidMessage {
+        measuredConversion(of: message, facts: facts).message
+    }
+
+    /// `convert`, with the bytes that count toward FCM's 4096-byte limit: the keys and values of
+    /// the extras the sender wrote (the notification's and the data), not those FCM adds (ours:
+    /// Google does not say). Counted as the extras are made, where it is known which are whose.
+    static func measuredConversion(
+        of message: FCMMessage, facts: AndroidDeliveryFacts
+    ) -> (message: AndroidMessage, payloadByteCount: Int) {
         let android = message.android
         let notification = AndroidNotificationExtras.extras(top: message.notification, android: android?.notification)
         let isNotification = message.notification != nil || android?.notification != nil
@@ -35,13 +44,17 @@ public enum AndroidConversion {
         if isNotification {
             extras.append(FCMStringPair("gcm.notification.e", "1"))
             extras.append(FCMStringPair("gcm.n.dnp", "1"))
-            extras += notification
         }
+        // From here on, every extra is the sender's.
+        let sendersFrom = extras.count
+        if isNotification { extras += notification }
         // `android.data` replaces `data` when given (our reading of "override": the whole map).
         let data = android.map { $0.data.isEmpty ? message.data : $0.data } ?? message.data
         for pair in data where pair.key != "collapse_key" { extras.append(pair) }
-        return AndroidMessage(
+        let payloadByteCount = extras[sendersFrom...].reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        let converted = AndroidMessage(
             extras: extras, isNotification: isNotification, collapseKey: collapseKey, ttlSeconds: ttl, priority: priority)
+        return (converted, payloadByteCount)
     }
 
     /// The extras of the deleted-messages signal (`message_type` `deleted_messages`), which makes

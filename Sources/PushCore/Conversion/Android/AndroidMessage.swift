@@ -24,17 +24,6 @@ public struct AndroidMessage: Sendable, Equatable {
         self.priority = priority
     }
 
-    /// The bytes that count toward FCM's limit: the keys and values of the extras the sender
-    /// wrote (the notification's and the data), not those FCM adds (ours: Google does not say).
-    public var payloadByteCount: Int {
-        extras.reduce(0) { total, pair in
-            let key = pair.key
-            let isFCMs = key == "from" || key == "collapse_key" || key.hasPrefix("google.") || key == "gcm.notification.e"
-                || key == "gcm.n.dnp"
-            return isFCMs ? total : total + key.utf8.count + pair.value.utf8.count
-        }
-    }
-
     /// The extras as one JSON object, as a logging app would print them.
     public var extrasJSON: JSONValue {
         .object(JSONObject(extras.map { JSONObject.Member(key: $0.key, value: .string($0.value)) }))
