@@ -21,19 +21,28 @@ struct QuotaRoutes {
         let project = request.pathParameters["project"] ?? ""
         do throws(GoogleError) {
             let body = try JSONRequestBody(request, allowedKeys: Set(QuotaLimits.names.map(\.name)))
-            var limits = core.quotaLimits(project: project)
+            var given: [(WritableKeyPath<QuotaLimits, Int?>, Int?)] = []
             for (name, keyPath) in QuotaLimits.names where body.has(name) {
                 guard let value = try body.integer(name) else {
-                    limits[keyPath: keyPath] = nil
+                    given.append((keyPath, nil))
                     continue
                 }
                 guard (1...Self.maximumLimit).contains(value) else {
                     let message = "\(name) must be a whole number from 1 to \(Self.maximumLimit), or null for no limit; got \(value)."
                     throw .invalidArgument(message, fieldViolations: [GoogleFieldViolation(field: name, description: message)])
                 }
-                limits[keyPath: keyPath] = Int(value)
+                given.append((keyPath, Int(value)))
             }
-            core.setQuotaLimits(project: project, limits)
+            // Merged under the limits' lock: two PATCHes at once each keep the other's change.
+            let burstNamed = body.has("collapsibleBurst")
+            let refillNamed = body.has("collapsibleRefillSeconds")
+            guard let limits = core.updateQuotaLimits(project: project, { limits in
+                for (keyPath, value) in given { limits[keyPath: keyPath] = value }
+                limits.pairCollapsible(burstNamed: burstNamed, refillNamed: refillNamed)
+            }) else {
+                throw .invalidArgument(
+                    "collapsibleBurst and collapsibleRefillSeconds go together: both numbers, or both null to turn collapsible-message throttling off.")
+            }
             return ControlPlane.ok(Self.json(limits))
         } catch {
             return ControlPlane.error(error)

@@ -99,11 +99,6 @@ extension ProjectState {
                 guard let number = counters.takeDeliveryNumbers(1) else { return nil }
                 return .pending(content, number: number, messageName: name, device: device, origin: origin, now: now)
             }
-            if let deviceQuota, let slot,
-                let refused = shards[slot.shard].takeDeviceQuota(at: slot.position, limits: deviceQuota.limits, now: now)
-            {
-                return (.throttled(refused, deviceToken: shards[slot.shard].devices.token(at: slot.position)), [])
-            }
             var skipped = false
             let made: Delivery?
             do throws(Failure) {
@@ -126,6 +121,12 @@ extension ProjectState {
                 return (.accepted(SentMessage(messageName: name, deliveryNumbers: none)), [])
             }
             guard let made else { return (exhaustedNumbers, []) }
+            // Counted once converted, as the shard's own path does (its numbers, taken, go unused).
+            if let deviceQuota, let slot,
+                let refused = shards[slot.shard].takeDeviceQuota(at: slot.position, limits: deviceQuota.limits, now: now)
+            {
+                return (.throttled(refused, deviceToken: shards[slot.shard].devices.token(at: slot.position)), [])
+            }
             if let newDevice {
                 insert(newDevice)
                 if let apnsToken = newDevice.apnsToken { indexes.noteAPNsToken(apnsToken, in: projectID) }

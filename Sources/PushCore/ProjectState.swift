@@ -208,8 +208,9 @@ struct ProjectState: Sendable {
         for index in shards.indices where shards[index].tokenExpiries.min.map({ $0.at <= now }) ?? false {
             for token in shards[index].dueExpiredTokens(at: now) {
                 guard let expiredAt = shards[index].devices[token]?.tokenExpiresAt else { continue }
+                // As of the moment it expired, which may be before this call noticed it.
                 _ = uninstall(
-                    token: token, now: now, unregisteredFrom: expiredAt,
+                    token: token, now: expiredAt, unregisteredFrom: expiredAt,
                     reason: "token expired: no connection for 270 days")
             }
         }
@@ -272,8 +273,10 @@ struct ProjectState: Sendable {
         return true
     }
 
-    /// Expires what is due in every shard (`DeviceShard.expireDue(at:)`).
+    /// Expires what is due: Android tokens (`expireInactiveTokens`), then the deliveries of every
+    /// shard (`DeviceShard.expireDue(at:)`).
     mutating func expireDue(at now: Timestamp) {
+        expireInactiveTokens(at: now)
         for shard in shards.indices { shards[shard].expireDue(at: now) }
     }
 

@@ -6,21 +6,27 @@ extension PushEmulatorCore {
         directory.slot(project)?.quotaLimits ?? configuration.quotaLimits
     }
 
-    /// Replaces the limits of `project` (made when there is none); the windows counted so far are
-    /// kept. A project made again by a reset or an import starts with the command line's.
-    public func setQuotaLimits(project: String, _ limits: QuotaLimits) {
-        directory.slot(creating: project).setQuotaLimits(limits)
+    /// Changes the limits of `project` (made when there is none) with `change`, in one step, and
+    /// returns them; nil (nothing changed) when the result is not consistent
+    /// (`QuotaLimits.isConsistent`). The windows counted so far are kept. A project made again by
+    /// a reset or an import starts with the command line's.
+    @discardableResult
+    public func updateQuotaLimits(project: String, _ change: (inout QuotaLimits) -> Void) -> QuotaLimits? {
+        directory.slot(creating: project).updateQuotaLimits(change)
+    }
+
+    /// Replaces the limits of `project` (`updateQuotaLimits`).
+    @discardableResult
+    public func setQuotaLimits(project: String, _ limits: QuotaLimits) -> QuotaLimits? {
+        updateQuotaLimits(project: project) { $0 = limits }
     }
 
     /// Counts an FCM send of `project` that was refused with a client error before it reached
     /// `send` (a request that does not decode, for one): Google counts client errors but 429
     /// against the project's messages.
+    /// A project not made yet is not made for it (a malformed request does not make a project).
     public func countClientError(project: String) {
-        if let slot = directory.slot(project) {
-            slot.countClientError(now: now)
-        } else if !configuration.quotaLimits.isOff {
-            directory.slot(creating: project).countClientError(now: now)
-        }
+        directory.slot(project)?.countClientError(now: now)
     }
 
     /// Requests refused by each limit since the start.
@@ -31,7 +37,9 @@ extension PushEmulatorCore {
     /// Whether `project`'s limit lets `count` topic subscriptions change now (counting them
     /// when it does).
     func admitSubscriptions(project: String, _ count: Int) -> Bool {
-        guard let slot = directory.slot(project) else { return true }
+        // A project made by this call starts with the command line's limits, which count it.
+        guard let slot = directory.slot(project) ?? (configuration.quotaLimits.isOff ? nil : directory.slot(creating: project))
+        else { return true }
         guard slot.admitSubscriptions(count, now: now) else {
             quotaCounters.count(.topicSubscriptions)
             return false

@@ -69,7 +69,8 @@ extension PushEmulatorCore {
 
     /// A page of the project's topics, in order of creation, with their subscriber counts.
     public func topics(project: String, page: PageRequest = PageRequest()) throws(PagingError) -> Page<TopicSummary> {
-        let topics = withProjectPart(project) { $0.topicsInOrder } ?? []
+        // The whole project, not its part alone: subscribers whose token expired go first.
+        let topics = withProject(project) { $0.topicsInOrder } ?? []
         return try page.page(of: topics, position: \.sequence)
     }
 
@@ -83,6 +84,8 @@ extension PushEmulatorCore {
         let now = self.now
         return tokens.map { token -> SubscriptionError? in
             guard TopicLimits.isValidName(topic) else { return .invalidTopicName(topic) }
+            // The project whose limit counted this token (a retry below counts it once).
+            var counted: String?
             // Found, then changed under the project's locks, where the device is looked up again:
             // it may have gone in between (then the token is looked for again).
             while true {
@@ -92,7 +95,10 @@ extension PushEmulatorCore {
                 case .failure(let error): return error
                 }
                 // Counted per token, in the token's project: the batch may span several.
-                guard admitSubscriptions(project: project, 1) else { return .quotaExceeded }
+                if counted != project {
+                    guard admitSubscriptions(project: project, 1) else { return .quotaExceeded }
+                    counted = project
+                }
                 let result = withProject(project) { projectState -> Result<Void, SubscriptionError>? in
                     guard projectState.device(token) != nil else { return nil }
                     return subscribe
@@ -112,6 +118,7 @@ extension PushEmulatorCore {
     public func instance(token: String) -> Result<(project: String, device: Device), SubscriptionError> {
         while true {
             let found = project(holdingToken: token).map { project -> (project: String, device: Device)? in
+                expireTokenIfDue(project: project, token: token)
                 guard let device = withShard(of: token, in: project, { $0.devices[token] }) ?? nil else { return nil }
                 return (project, device)
             }

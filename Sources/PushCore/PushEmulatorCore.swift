@@ -81,7 +81,7 @@ public final class PushEmulatorCore: Sendable {
 
     /// Uninstalls the device of `token` if its token has expired (docs/android.md, "Token
     /// expiry"), for a call that then takes only its shard: the uninstall needs the whole project.
-    private func expireTokenIfDue(project: String, token: String) {
+    func expireTokenIfDue(project: String, token: String) {
         let now = self.now
         if withShard(of: token, in: project, { $0.hasExpiredToken(token, at: now) }) == true {
             _ = withProject(project) { _ in }

@@ -227,6 +227,10 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("--quota-\(name) takes a number from 1 to 1000000000, or none")
             }
         }
+        limits.pairCollapsible(burstNamed: quotaCollapsibleBurst != nil, refillNamed: quotaCollapsibleRefillSeconds != nil)
+        guard limits.isConsistent else {
+            throw ValidationError("--quota-collapsible-burst and --quota-collapsible-refill-seconds go together: both numbers, or both none")
+        }
         return limits
     }
 

@@ -41,7 +41,8 @@ final class QuotaRoutesTests: XCTestCase {
         XCTAssertEqual(limits?["projectMessagesPerMinute"], .number("600000"))
         XCTAssertEqual(limits?["collapsibleRefillSeconds"], .number("180"))
         let (patched, changed, _) = call(
-            app, "PATCH", "/emulator/v1/projects/p/quotas", #"{"androidDevicePerMinute":2,"collapsibleBurst":null}"#)
+            app, "PATCH", "/emulator/v1/projects/p/quotas",
+            #"{"androidDevicePerMinute":2,"collapsibleBurst":null,"collapsibleRefillSeconds":null}"#)
         XCTAssertEqual(patched, 200)
         XCTAssertEqual(changed?["androidDevicePerMinute"], .number("2"))
         XCTAssertEqual(changed?["collapsibleBurst"], .null)
@@ -49,6 +50,19 @@ final class QuotaRoutesTests: XCTestCase {
         XCTAssertEqual(call(app, "GET", "/emulator/v1/projects/p/quotas").body, changed)
         // Another project keeps the command line's.
         XCTAssertEqual(call(app, "GET", "/emulator/v1/projects/other/quotas").body, limits)
+        // The burst and its refill go together: a number for one alone brings Google's other; a
+        // contradiction is refused, and nothing changes.
+        let (paired, burst, _) = call(app, "PATCH", "/emulator/v1/projects/p/quotas", #"{"collapsibleBurst":5}"#)
+        XCTAssertEqual(paired, 200)
+        XCTAssertEqual(burst?["collapsibleRefillSeconds"], .number("180"))
+        let (refused, _, _) = call(
+            app, "PATCH", "/emulator/v1/projects/p/quotas",
+            #"{"collapsibleBurst":5,"collapsibleRefillSeconds":null,"androidDevicePerMinute":7}"#)
+        XCTAssertEqual(refused, 400)
+        XCTAssertEqual(call(app, "GET", "/emulator/v1/projects/p/quotas").body, burst)
+        let (_, off, _) = call(app, "PATCH", "/emulator/v1/projects/p/quotas", #"{"collapsibleRefillSeconds":null}"#)
+        XCTAssertEqual(off?["collapsibleBurst"], .null)
+        XCTAssertEqual(off?["androidDevicePerMinute"], .number("2"))
         for bad in [#"{"androidDevicePerMinute":0}"#, #"{"androidDevicePerMinute":"many"}"#, #"{"perDay":5}"#, "[1]"] {
             let (status, error, _) = call(app, "PATCH", "/emulator/v1/projects/p/quotas", bad)
             XCTAssertEqual(status, 400, bad)

@@ -3215,7 +3215,7 @@ enum OpenAPIDocument {
       "QuotaLimitsPatch": {
         "type": "object",
         "additionalProperties": false,
-        "description": "The limits to change; those left out stay as they are. A number from 1, or null for no limit.",
+        "description": "The limits to change; those left out stay as they are. A number from 1, or null for no limit. collapsibleBurst and collapsibleRefillSeconds go together: a number for one alone gives the other Google's value if it has none, null for one turns both off, and a body that gives one a number and the other null is refused.",
         "properties": {
           "projectMessagesPerMinute": {
             "type": [
@@ -3280,6 +3280,38 @@ enum OpenAPIDocument {
             "maximum": 1000000000,
             "description": "Seconds between collapsible messages once the burst is spent (Google: 180). Null: no limit."
           }
+        },
+        "not": {
+          "anyOf": [
+            {
+              "required": [
+                "collapsibleBurst",
+                "collapsibleRefillSeconds"
+              ],
+              "properties": {
+                "collapsibleBurst": {
+                  "type": "integer"
+                },
+                "collapsibleRefillSeconds": {
+                  "type": "null"
+                }
+              }
+            },
+            {
+              "required": [
+                "collapsibleBurst",
+                "collapsibleRefillSeconds"
+              ],
+              "properties": {
+                "collapsibleBurst": {
+                  "type": "null"
+                },
+                "collapsibleRefillSeconds": {
+                  "type": "integer"
+                }
+              }
+            }
+          ]
         }
       }
     },

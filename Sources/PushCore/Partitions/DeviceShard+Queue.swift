@@ -18,15 +18,15 @@ extension DeviceShard {
             return (device.isConnected, device.offlineSince, device.platform)
         }
         var notified = [StreamSubscriber]()
-        if let quota, let collapsible = quota.limits.collapsible, platform == .android, delivery.origin == .fcm,
-            delivery.hasCollapseID, !delivery.isNowOrNever
-        {
-            delivery.heldUntil = collapsibleHold(
-                of: delivery.collapseID, at: slot, burst: collapsible.burst, refillSeconds: collapsible.refillSeconds, now: now)
+        // Collapsible-message throttling (docs/quotas.md): a turn is taken only by a message that
+        // would be handed over or queued now.
+        let throttling = quota.flatMap { quota in
+            platform == .android && delivery.origin == .fcm && delivery.hasCollapseID && !delivery.isNowOrNever
+                ? quota.limits.collapsible : nil
         }
         if !delivery.isNowOrNever, delivery.isExpired(at: now) {
             delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
-        } else if isConnected, delivery.heldUntil == nil {
+        } else if isConnected, !hold(&delivery, at: slot, throttling, now: now) {
             let subscribers = streams[delivery.token] ?? []
             let event = handOver(&delivery, to: devices.values[slot], at: now)
             devices.values[slot].handedOver[delivery.number] = subscribers.count
@@ -36,12 +36,14 @@ extension DeviceShard {
             delivery.move(
                 to: .dropped, at: now,
                 reason: platform == .ios ? "apns-expiration 0 and the device is offline" : "ttl 0 and the device is offline")
-        } else if delivery.origin == .fcm, platform.hasDeletionRules,
+        } else if !isConnected, delivery.origin == .fcm, platform.hasDeletionRules,
             isOfflineTooLong(since: offlineSince, at: now, configuration: configuration)
         {
             delivery.move(to: .deleted, at: now, reason: DeletionReason.offlineTooLong.rawValue)
             Self.owe(1, reason: .offlineTooLong, by: &devices.values[slot])
         } else {
+            // A connected device's turn was taken above.
+            if !isConnected { _ = hold(&delivery, at: slot, throttling, now: now) }
             // Most sends carry no collapse id and skip the scan, which would make a long queue quadratic.
             if delivery.hasCollapseID || delivery.origin == .apns {
                 // The device and the store are changed in place, side by side: a copy of the
@@ -135,7 +137,7 @@ extension DeviceShard {
     }
 
     /// The reason of an expiry while queued.
-    private static func expiredOffline(_ delivery: Delivery) -> String {
+    static func expiredOffline(_ delivery: Delivery) -> String {
         delivery.platformMessage == nil
             ? "apns-expiration passed while the device was offline" : "ttl passed while the device was offline"
     }

@@ -15,6 +15,18 @@ extension DeviceShard {
 /// Collapsible-message throttling (docs/quotas.md): a collapsible message to an Android app past
 /// its burst is queued with a release time, and handed over when that time comes.
 extension DeviceShard {
+    /// Delays `delivery` to the device at `slot` past the device's collapsible burst, under
+    /// `throttling` (nil: none): sets its `heldUntil` and says whether it is delayed.
+    mutating func hold(
+        _ delivery: inout Delivery, at slot: DeviceTable.Index, _ throttling: (burst: Int, refillSeconds: Int)?,
+        now: Timestamp
+    ) -> Bool {
+        guard let throttling else { return false }
+        delivery.heldUntil = collapsibleHold(
+            of: delivery.collapseID, at: slot, burst: throttling.burst, refillSeconds: throttling.refillSeconds, now: now)
+        return delivery.heldUntil != nil
+    }
+
     /// When a collapsible message with `collapseKey` to the device at `slot` may go through: nil
     /// for now. A delayed message with the same key that it replaces gives it its turn; otherwise
     /// it spends one of the device's burst.
@@ -49,6 +61,13 @@ extension DeviceShard {
                 let slot = devices.index(forKey: delivery.token),
                 Self.read(&devices.values[slot], { $0.isConnected && $0.handedOver[due.number] == nil })
             else { continue }
+            // Its time to live ran out while it waited: it expires instead.
+            if delivery.isExpired(at: now) {
+                delivery.move(to: .expired, at: now, reason: Self.expiredOffline(delivery))
+                devices.values[slot].removePending(due.number)
+                deliveries[due.number] = delivery
+                continue
+            }
             let subscribers = streams[delivery.token] ?? []
             devices.values[slot].removePending(due.number)
             let event = handOver(&delivery, to: devices.values[slot], at: now)

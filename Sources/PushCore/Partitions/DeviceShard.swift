@@ -53,9 +53,11 @@ struct DeviceShard: Sendable {
     /// The release time of every delayed collapsible message (`Delivery.heldUntil`) that no
     /// sweep has reached yet, earliest first (`releaseHeld`).
     var held = MinHeap<HeldRelease>()
-    /// When each Android device's token expires if it stays away, earliest first (stale entries
-    /// of devices that connected since stay until they come up: `dueExpiredTokens`).
+    /// When each Android device's token expires if it stays away, earliest first: one entry per
+    /// token at most (`tokensWithExpiry`), which may be early (the device connected since) and is
+    /// then put back at the device's time when it comes up (`dueExpiredTokens`).
     var tokenExpiries = MinHeap<TokenExpiry>()
+    var tokensWithExpiry = Set<String>()
     var streams: [String: [StreamSubscriber]] = [:]
     /// The source of the `apns-id`s generated for this shard's sends, seeded from the project's.
     var random = SeededRandomNumberGenerator(seed: 0)

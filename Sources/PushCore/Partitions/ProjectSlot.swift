@@ -138,11 +138,17 @@ final class ProjectSlot: Sendable {
         quota.withLock { $0.limits }
     }
 
-    /// Replaces the project's limits; the windows counted so far are kept.
-    func setQuotaLimits(_ limits: QuotaLimits) {
+    /// Changes the project's limits with `change`, under their lock, and returns them; a change
+    /// that leaves them inconsistent (`QuotaLimits.isConsistent`) is not made (nil). The windows
+    /// counted so far are kept.
+    func updateQuotaLimits(_ change: (inout QuotaLimits) -> Void) -> QuotaLimits? {
         quota.withLock { quota in
+            var limits = quota.limits
+            change(&limits)
+            guard limits.isConsistent else { return nil }
             quota.limits = limits
             hasQuotas.store(!limits.isOff, ordering: .relaxed)
+            return limits
         }
     }
 

@@ -6,15 +6,23 @@ struct DeviceQuotaUse: Sendable {
     /// with nothing of the burst spent (the theoretical arrival time of a generic cell rate
     /// algorithm: a burst of `burst`, then one every `refillSeconds`); nil before the first.
     var collapsibleDue: Timestamp?
+    /// When the last collapsible message was counted: a clock moved back before it starts the
+    /// burst afresh, as the windows do.
+    var collapsibleLastUse: Timestamp?
 
     /// Spends one of the burst on a collapsible message at `now`: nil when it goes through now,
     /// else when it may (the next refill it reserves).
     mutating func delayCollapsible(burst: Int, refillSeconds: Int, now: Timestamp) -> Timestamp? {
-        let interval = Int64(refillSeconds) * 1_000
-        let tolerance = Int64(burst - 1) * interval
+        if let last = collapsibleLastUse, now < last { collapsibleDue = nil }
+        collapsibleLastUse = now
+        // Limits go up to a billion each: the products are bounded (saturating) rather than trapping.
+        let interval = Int64(refillSeconds).multipliedReportingOverflow(by: 1_000)
+        let tolerance = Int64(burst - 1).multipliedReportingOverflow(by: interval.partialValue)
+        guard !interval.overflow, !tolerance.overflow else { return nil }
         let due = max(collapsibleDue ?? now, now)
-        collapsibleDue = Timestamp(millisecondsSinceEpoch: due.millisecondsSinceEpoch + interval)
-        let releaseAt = due.millisecondsSinceEpoch - tolerance
+        let next = due.millisecondsSinceEpoch.addingReportingOverflow(interval.partialValue)
+        collapsibleDue = next.overflow ? Timestamp.latest : Timestamp(millisecondsSinceEpoch: next.partialValue)
+        let releaseAt = due.millisecondsSinceEpoch - tolerance.partialValue
         return releaseAt > now.millisecondsSinceEpoch ? Timestamp(millisecondsSinceEpoch: releaseAt) : nil
     }
 

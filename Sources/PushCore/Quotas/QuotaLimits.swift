@@ -42,6 +42,30 @@ public struct QuotaLimits: Sendable, Hashable {
         projectMessagesPerMinute: 600_000, androidDevicePerMinute: 240, androidDevicePerHour: 5_000,
         appleDevicePerMinute: 240, topicSubscriptionsPerSecond: 3_000, collapsibleBurst: 20, collapsibleRefillSeconds: 180)
 
+    /// Whether the collapsible burst and refill are both set or both not: one without the other
+    /// means nothing, and is refused.
+    public var isConsistent: Bool {
+        (collapsibleBurst == nil) == (collapsibleRefillSeconds == nil)
+    }
+
+    /// Keeps the collapsible pair together after a change that named one of them alone: a number
+    /// for one gives the other Google's value if it had none; null for one turns both off. A
+    /// change that named both is left as it is (both set or both null, else inconsistent).
+    public mutating func pairCollapsible(burstNamed: Bool, refillNamed: Bool) {
+        guard burstNamed != refillNamed else { return }
+        if burstNamed {
+            if collapsibleBurst == nil {
+                collapsibleRefillSeconds = nil
+            } else if collapsibleRefillSeconds == nil {
+                collapsibleRefillSeconds = Self.google.collapsibleRefillSeconds
+            }
+        } else if collapsibleRefillSeconds == nil {
+            collapsibleBurst = nil
+        } else if collapsibleBurst == nil {
+            collapsibleBurst = Self.google.collapsibleBurst
+        }
+    }
+
     /// Whether no limit is set: sends then skip every quota check.
     public var isOff: Bool { self == .off }
 

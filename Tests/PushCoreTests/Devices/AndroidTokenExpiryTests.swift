@@ -56,6 +56,10 @@ final class AndroidTokenExpiryTests: XCTestCase {
         at(core, 400 * day)
         XCTAssertNotNil(sendData(core, to: "ios-1").sent)
         XCTAssertNotNil(sendData(core, to: "web-1").sent)
+        // Registered again with its old token, the device is back, with 270 days from now.
+        register(core, .android, "android-1")
+        XCTAssertNotNil(sendData(core, to: "android-1").sent)
+        XCTAssertEqual(try core.device(project: "demo", token: "android-1").get().tokenExpiresAt, expiry(670 * day))
     }
 
     /// A connect, or a stream while it is open, keeps the token alive; the 270 days start again
@@ -92,6 +96,9 @@ final class AndroidTokenExpiryTests: XCTestCase {
         _ = try core.connect(project: "demo", token: "android-2").get()
         let snapshot = core.exportStateBytes()
         at(core, 300 * day)
+        // Read before anything else touches the project: the expired device is gone from the counts.
+        XCTAssertEqual(try core.topics(project: "demo").items.first?.subscriberCount, 1)
+        XCTAssertEqual(try core.projects().items.first?.deviceCount, 1)
         guard case .accepted(let sent) = send(core, #"{"message":{"topic":"news","data":{"k":"v"}}}"#) else {
             return XCTFail("not accepted")
         }

@@ -100,6 +100,40 @@ final class CollapsibleThrottlingTests: XCTestCase {
         XCTAssertEqual(state(core, held), .delivered)
     }
 
+    /// A delayed message waits even on a stream open longer than the offline limit (it is not
+    /// "offline too long"); one whose time to live runs out while it waits expires instead.
+    func testAStreamOpenLongAndATimeToLiveShorterThanTheWait() throws {
+        let core = core(burst: 1)
+        let recorder = EventRecorder()
+        let stream = try core.attachStream(project: "demo", token: "android-1", listener: recorder.record).get()
+        defer { stream.close() }
+        core.advanceClock(seconds: 31 * 86_400)
+        send(core, collapseKey: "a")
+        let waiting = send(core, collapseKey: "b")
+        let shortLived = send(core, collapseKey: "c", ttl: "60s")
+        XCTAssertEqual(state(core, waiting), .pending)
+        XCTAssertEqual(recorder.received.count, 1)
+        core.advanceClock(seconds: 360)
+        XCTAssertEqual(state(core, waiting), .delivered)
+        XCTAssertEqual(state(core, shortLived), .expired)
+        XCTAssertEqual(recorder.received.count, 2)
+    }
+
+    /// A clock moved back starts the burst afresh; limits as large as the API allows do not trap.
+    func testAClockMovedBackAndHugeLimits() {
+        let core = core(burst: 1)
+        core.advanceClock(seconds: 10 * 86_400)
+        send(core, collapseKey: "a")
+        XCTAssertNotNil(send(core, collapseKey: "b")?.heldUntil)
+        core.resetClock()
+        XCTAssertNil(send(core, collapseKey: "c")?.heldUntil)
+        core.setQuotaLimits(project: "demo", QuotaLimits(collapsibleBurst: 1_000_000_000, collapsibleRefillSeconds: 1_000_000_000))
+        for key in ["d", "e", "f"] { XCTAssertNil(send(core, collapseKey: key)?.heldUntil) }
+        core.setQuotaLimits(project: "demo", QuotaLimits(collapsibleBurst: 1, collapsibleRefillSeconds: 1_000_000_000))
+        send(core, collapseKey: "g")
+        XCTAssertNotNil(send(core, collapseKey: "h")?.heldUntil)
+    }
+
     /// Apple and web devices, and APNs pushes, are not throttled; a reset forgets what waits.
     func testOnlyAndroidFCMMessagesAreDelayed() throws {
         let core = core(burst: 1)

@@ -178,6 +178,18 @@ final class QuotaTests: XCTestCase {
         XCTAssertEqual(core.quotaLimits(project: "demo"), .google)
     }
 
+    /// A project that does not exist yet counts the subscription that makes it; the burst of
+    /// collapsible messages and its refill go together.
+    func testANewProjectCountsItsFirstSubscriptionAndCollapsibleLimitsGoTogether() {
+        let core = core(QuotaLimits(topicSubscriptionsPerSecond: 1))
+        XCTAssertNil(core.subscribe(project: "fresh", registration: "new-token-1", topic: "a").failure)
+        XCTAssertEqual(core.subscribe(project: "fresh", registration: "new-token-2", topic: "a").failure, .quotaExceeded)
+        XCTAssertNil(core.setQuotaLimits(project: "fresh", QuotaLimits(collapsibleBurst: 5)))
+        XCTAssertEqual(core.quotaLimits(project: "fresh"), QuotaLimits(topicSubscriptionsPerSecond: 1))
+        XCTAssertFalse(QuotaLimits(collapsibleRefillSeconds: 5).isConsistent)
+        XCTAssertTrue(QuotaLimits.google.isConsistent)
+    }
+
     /// A window opened, then the clock moved back before its start: a new window opens.
     func testAClockMovedBackOpensANewWindow() {
         let core = core(QuotaLimits(androidDevicePerMinute: 1))
