@@ -108,7 +108,7 @@ public struct EmulatorApp: Sendable {
         FaultRoutes(core: core, events: events).register(in: &router)
         QuotaRoutes(core: core).register(in: &router)
         APNsRoutes(core: core, settings: settings.apns, events: events, loops: settings.loops).register(in: &router)
-        let metrics = MetricsEndpoint(core: core, loops: settings.loops)
+        let metrics = MetricsEndpoint(core: core, loops: settings.loops, logWaiters: events.logWaiters)
         metrics.register(in: &router)
         router.observer = { [requests = metrics.requests] route, method, status, loop in
             requests.record(route: route, method: method, status: status, loop: loop)

@@ -77,15 +77,62 @@ struct EmulatorRoutes {
             }
             origin = value
         }
+        var after: UInt64?
+        if let text = request.queryItem("after") {
+            guard let id = UInt64(text), String(id) == text else {
+                return ControlPlane.error(.invalidArgument(
+                    "after must be a message id, the number at the end of a message's name; got \"\(text)\"."))
+            }
+            after = id
+        }
+        var waitMilliseconds = 0
+        if let text = request.queryItem("waitSeconds") {
+            guard let seconds = Double(text), seconds >= 0, seconds <= Self.longestWaitSeconds else {
+                return ControlPlane.error(.invalidArgument(
+                    "waitSeconds must be a number of seconds from 0 to \(Int(Self.longestWaitSeconds)); got \"\(text)\"."))
+            }
+            waitMilliseconds = Int(seconds * 1_000)
+        }
         // An empty search box reads as no search.
         let text = request.queryItem("text").flatMap { $0.isEmpty ? nil : $0 }
         let filter = MessageLogFilter(
-            token: request.queryItem("token"), topic: request.queryItem("topic"), state: state, origin: origin, text: text)
-        return ControlPlane.listing {
-            let page = try core.messages(project: request.pathParameters["project"] ?? "", filter: filter, page: try ControlPlane.page(request))
-            return ControlPlane.list("messages", page) { $0.json }
+            token: request.queryItem("token"), topic: request.queryItem("topic"), state: state, origin: origin, text: text,
+            afterMessageID: after)
+        let project = request.pathParameters["project"] ?? ""
+        let page: PageRequest
+        do {
+            page = try ControlPlane.page(request)
+        } catch {
+            return ControlPlane.error(error)
+        }
+        let core = core
+        // The read: its answer, and whether it found anything.
+        @Sendable func read() -> (response: HTTPResponse, found: Bool) {
+            var found = false
+            let response = ControlPlane.listing {
+                let listed = try core.messages(project: project, filter: filter, page: page)
+                found = !listed.items.isEmpty
+                return ControlPlane.list("messages", listed) { $0.json }
+            }
+            return (response, found)
+        }
+        let now = read()
+        guard waitMilliseconds > 0, !now.found, now.response.status == 200 else { return now.response }
+        let waiters = events.logWaiters
+        let wait = waitMilliseconds
+        return .deferred { answer in
+            let waiting = waiters.wait(
+                project: project, answer: answer, waitMilliseconds: wait,
+                read: { let again = read(); return again.found ? again.response : nil }, finalRead: { read().response })
+            guard waiting else {
+                return answer.respond(ControlPlane.error(.resourceExhausted(
+                    "Too many waiting reads: \(LogWaiters.maximumWaiters) wait already. Wait less long, or read without waitSeconds.")))
+            }
         }
     }
+
+    /// The longest a read of the message log may wait (`waitSeconds`).
+    static let longestWaitSeconds = 60.0
 
     /// A delivery as an iOS Simulator push file (`d-17.apns`), offered as a download.
     private func simulatorFile(_ request: HTTPRequest) -> HTTPResponse {

@@ -24,9 +24,11 @@ final class EventFeed: Sendable {
 
     private let watchers = Locked<[ObjectIdentifier: Watcher]>([:])
     private let watcherCount = Atomic<Int>(0)
+    /// The waiting reads of the message log, which each event of their project wakes.
+    let logWaiters = LogWaiters()
 
-    /// Whether anybody watches: routes skip building events otherwise.
-    var isWatched: Bool { watcherCount.load(ordering: .relaxed) > 0 }
+    /// Whether anybody watches, or a read waits: routes skip building events otherwise.
+    var isWatched: Bool { watcherCount.load(ordering: .relaxed) > 0 || logWaiters.isWaiting }
 
     /// Adds `stream` as a watcher of `project`'s events (nil: all); false when
     /// `maximumWatchers` are open already.
@@ -56,6 +58,8 @@ final class EventFeed: Sendable {
     func publish(_ event: @autoclosure () -> FeedEvent) {
         guard isWatched else { return }
         let event = event()
+        if logWaiters.isWaiting { logWaiters.wake(project: event.project) }
+        guard watcherCount.load(ordering: .relaxed) > 0 else { return }
         let bytes = event.serverSentEvent
         let streams = watchers.withLock { watchers in
             watchers.values.filter { $0.project == nil || event.project == nil || $0.project == event.project }.map(\.stream)

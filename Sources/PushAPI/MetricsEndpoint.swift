@@ -11,6 +11,8 @@ final class MetricsEndpoint: Sendable {
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     private let core: PushEmulatorCore
+    /// The waiting reads of the message log, counted at each scrape.
+    private let logWaiters: LogWaiters
     /// What the router's observer counts into.
     let requests: RequestMetrics
     /// Per origin, the core's fired-fault count at the last scrape and the counter's total: the
@@ -19,8 +21,9 @@ final class MetricsEndpoint: Sendable {
 
     /// Metrics of `core`, with request counters for `loops` event loops. Each emulator state
     /// (each unit test's, for one) counts alone.
-    init(core: PushEmulatorCore, loops: Int) {
+    init(core: PushEmulatorCore, loops: Int, logWaiters: LogWaiters) {
         self.core = core
+        self.logWaiters = logWaiters
         requests = RequestMetrics(loops: loops)
     }
 
@@ -64,6 +67,8 @@ final class MetricsEndpoint: Sendable {
         text.sample("push_emulator_pending_deliveries", gauge: summary.pendingDeliveries)
         text.family("push_emulator_devices", type: "gauge")
         text.sample("push_emulator_devices", gauge: summary.devices)
+        text.family("push_emulator_waiting_reads", type: "gauge")
+        text.sample("push_emulator_waiting_reads", gauge: logWaiters.count)
         text.family("push_emulator_connected_devices", type: "gauge")
         text.sample("push_emulator_connected_devices", gauge: summary.connectedDevices)
         var headers = HTTPHeaders()

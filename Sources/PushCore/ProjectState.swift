@@ -232,7 +232,7 @@ struct ProjectState: Sendable {
             shards[shard].deliveries[number]?.move(to: .dropped, at: now, reason: reason)
         }
         shards[shard].uninstalledTokens[token] = unregisteredFrom
-        shards[shard].quotaUse.removeValue(forKey: token)
+        _ = shards[shard].quotaUse.removeValue(forKey: token)
         if unregisteredFrom > now {
             var lingering = device
             lingering.pendingDeliveryNumbers = ChunkedArray()

@@ -14,6 +14,8 @@ public final class DeferredResponse: Sendable {
     /// The response this one passes its answer on to (see `observed`): its client leaving
     /// finishes this one too.
     private let next: DeferredResponse?
+    /// What `onCancel` asked to run if the client leaves first, and whether it has left.
+    private let cancellation = Locked<(handler: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
     init(loop: EventLoop, next: DeferredResponse? = nil, deliver: @escaping (HTTPResponse) -> Void) {
         self.loop = loop
@@ -25,8 +27,22 @@ public final class DeferredResponse: Sendable {
     /// so work done only for the answer can be skipped.
     public var isFinished: Bool { delivery.withLock { $0 == nil } || next?.isFinished == true }
 
+    /// Runs `body` if the client leaves before the answer is given (at once if it has left
+    /// already), so that what waits for the answer can let go; never once it is answered.
+    public func onCancel(_ body: @escaping @Sendable () -> Void) {
+        // The connection cancels the response it made, the last of the chain `observed` builds.
+        if let next { return next.onCancel(body) }
+        let runNow = cancellation.withLock { cancellation -> Bool in
+            if cancellation.cancelled { return true }
+            cancellation.handler = body
+            return false
+        }
+        if runNow { body() }
+    }
+
     /// Gives the answer. Only the first call counts; after the client left, none does.
     public func respond(_ response: HTTPResponse) {
+        cancellation.withLock { $0.handler = nil }
         guard let delivery = takeDelivery() else { return }
         // Always through the queue, even on the loop: the connection may be in the middle of
         // answering another request when this is called.
@@ -35,7 +51,13 @@ public final class DeferredResponse: Sendable {
 
     /// The client left or the connection closed: the answer is no longer wanted.
     func cancel() {
-        _ = takeDelivery()
+        guard takeDelivery() != nil else { return }
+        let handler = cancellation.withLock { cancellation in
+            cancellation.cancelled = true
+            defer { cancellation.handler = nil }
+            return cancellation.handler
+        }
+        handler?()
     }
 
     /// A response whose answer passes through `observe` (on the loop) before reaching this one:

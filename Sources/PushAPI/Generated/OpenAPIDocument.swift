@@ -491,6 +491,27 @@ enum OpenAPIDocument {
           },
           {
             "$ref": "#/components/parameters/pageToken"
+          },
+          {
+            "name": "after",
+            "in": "query",
+            "required": false,
+            "description": "Only messages sent after the message with this id (the number at the end of a message's name).",
+            "schema": {
+              "type": "string",
+              "pattern": "^(0|[1-9][0-9]{0,18})$"
+            }
+          },
+          {
+            "name": "waitSeconds",
+            "in": "query",
+            "required": false,
+            "description": "When nothing matches now, wait up to this many seconds for a message that does, and answer it at once; an empty list when the wait ends (docs/fcm.md, \"Waiting for a message\").",
+            "schema": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 60
+            }
           }
         ],
         "responses": {

@@ -94,8 +94,14 @@ struct MessageLog: Sendable {
         let (limit, resumePosition) = try request.checked()
         var chosen = [Entry]()
         var nextPageToken: String?
-        // Adds `entry` to the page if it matches `rest`; false once the page is full.
+        // The entry of `afterMessageID`, found from the newest back (a reader asks after a recent
+        // one); nil when the log no longer holds it, and then ids are compared instead.
+        let afterSequence = filter.afterMessageID.flatMap { id in entries.reversed().first { $0.name.id == id }?.sequence }
+        // Adds `entry` to the page if it matches `rest`; false once the page is full, or once the
+        // entries are older than `afterMessageID`'s.
         func take(_ entry: Entry, ifMatching rest: MessageLogFilter) -> Bool {
+            if let afterSequence, entry.sequence <= afterSequence { return false }
+            if let after = rest.afterMessageID, afterSequence == nil, entry.name.id <= after { return true }
             guard Self.matches(entry, rest, deliveries: deliveries) else { return true }
             guard chosen.count < limit else {
                 nextPageToken = String(entry.sequence)

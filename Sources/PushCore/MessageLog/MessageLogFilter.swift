@@ -14,11 +14,15 @@ public struct MessageLogFilter: Sendable, Equatable {
     }
     /// `text`, lowercased once for every entry it is compared with.
     private(set) var lowercasedText: String?
+    /// Messages sent after the message with this id (the decimal id of its name): ids grow with
+    /// every send, so a reader that saw a message asks for what came since (docs/fcm.md,
+    /// "Waiting for a message").
+    public var afterMessageID: UInt64?
 
     /// Makes a filter; nil fields match everything.
     public init(
         token: String? = nil, topic: String? = nil, state: DeliveryState? = nil, origin: DeliveryOrigin? = nil,
-        text: String? = nil
+        text: String? = nil, afterMessageID: UInt64? = nil
     ) {
         self.token = token
         self.topic = topic
@@ -26,6 +30,7 @@ public struct MessageLogFilter: Sendable, Equatable {
         self.origin = origin
         self.text = text
         self.lowercasedText = text?.lowercased()
+        self.afterMessageID = afterMessageID
     }
 
     /// Whether only the entry itself is tested: no filter on its deliveries.
