@@ -88,7 +88,8 @@ fuzz: release
 
 ## docker-test: docker/Dockerfile built with podman (no registry needed: scripts/docker-test.sh makes the
 ## base images), a container of it until healthy, a send to it from the host, then docker/compose.yaml under
-## podman-compose with its sample backend; prints the image's size and its start-to-healthy time
+## podman-compose with its sample backend; before that, the Testcontainers example (examples/testcontainers-python)
+## through podman's Docker API; prints the image's size and its start-to-healthy time
 docker-test:
 	scripts/docker-test.sh
 

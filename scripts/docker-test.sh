@@ -46,7 +46,9 @@ runtime = "runc"
 CONF
 export CONTAINERS_CONF="$PWD/$work/containers.conf"
 
+service_pid=
 cleanup() {
+  if [ -n "$service_pid" ]; then kill "$service_pid" 2>/dev/null || true; fi
   podman rm -f -v -t 5 "$container" >/dev/null 2>&1 || true
   "${compose[@]}" down -v -t 5 >/dev/null 2>&1 || true
 }
@@ -162,7 +164,28 @@ podman stop -t 10 "$container" >/dev/null 2>&1
 stop_seconds=$(elapsed "$stop_start" "$(date +%s.%N)")
 podman rm -f -v "$container" >/dev/null 2>&1
 
-# --- 4. compose.yaml under podman-compose ---
+# --- 4. the Testcontainers example ---
+# docs/testing.md's Python example, through podman's Docker-compatible API. Ryuk, the reaper
+# container, comes from a registry not reachable here; the example removes its own container.
+# The connection mode is named: run inside a container itself, Testcontainers would otherwise look
+# for a shared bridge network, which podman's container list does not describe.
+say "running examples/testcontainers-python through podman's Docker API"
+socket="$PWD/$work/podman.sock"
+rm -f "$socket"
+podman system service --time=0 "unix://$socket" >"$work/podman-service.log" 2>&1 &
+service_pid=$!
+for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
+[ -S "$socket" ] || { cat "$work/podman-service.log"; say "FAIL: podman system service did not start"; exit 1; }
+testcontainers_status=0
+DOCKER_HOST="unix://$socket" TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CONNECTION_MODE=docker_host \
+  PUSH_EMULATOR_IMAGE="$image" \
+  "$work/venv/bin/python" -m pytest -q -p no:cacheprovider examples/testcontainers-python || testcontainers_status=$?
+kill "$service_pid" 2>/dev/null || true
+wait "$service_pid" 2>/dev/null || true
+service_pid=
+[ $testcontainers_status -eq 0 ] || { say "FAIL: the Testcontainers example"; exit 1; }
+
+# --- 5. compose.yaml under podman-compose ---
 # The images compose.yaml names are built here with the build-time volumes this machine needs (the
 # host's CA bundle reaches PyPI); podman-compose then runs them as they are.
 # pip trusts the host's roots through a pip.conf given at build time only (the image's own
