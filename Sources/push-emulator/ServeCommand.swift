@@ -304,11 +304,12 @@ struct ServeCommand: ParsableCommand {
         printBanner(port: server.port, caPath: caPath)
         // Delayed collapsible messages are due as the clock runs, with no request to hand them over.
         let core = app.core
-        RepeatingTask.start(everyMilliseconds: 1_000) { core.releaseHeldDeliveries() }
+        let releases = RepeatingTask.start(everyMilliseconds: 1_000) { core.releaseHeldDeliveries() }
 
         var received: Int32 = 0
         sigwait(&signals, &received)
         print("push-emulator: \(received == SIGINT ? "SIGINT" : "SIGTERM") received, shutting down")
+        releases.stop()
         server.shutdown()
         if let exportOnExit {
             try StateFile.save(app.core, to: exportOnExit)

@@ -20,10 +20,9 @@ extension DeviceShard {
         var notified = [StreamSubscriber]()
         // Collapsible-message throttling (docs/quotas.md): a turn is taken only by a message that
         // would be handed over or queued now.
-        let throttling = quota.flatMap { quota in
-            platform == .android && delivery.origin == .fcm && delivery.hasCollapseID && !delivery.isNowOrNever
-                ? quota.limits.collapsible : nil
-        }
+        // Read outside any closure: a closure that captured the consumed delivery would hold a copy.
+        let isCollapsible = platform == .android && delivery.origin == .fcm && delivery.hasCollapseID && !delivery.isNowOrNever
+        let throttling = isCollapsible ? quota?.limits.collapsible : nil
         if !delivery.isNowOrNever, delivery.isExpired(at: now) {
             delivery.move(to: .expired, at: now, reason: "apns-expiration is in the past")
         } else if isConnected, !hold(&delivery, at: slot, throttling, now: now) {
