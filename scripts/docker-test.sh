@@ -7,7 +7,8 @@
 #      names the Dockerfiles use, each built only when missing (--force rebuilds them);
 #   3. the project's image; a container of it until healthy (the start-to-healthy time), an FCM send
 #      from the host to its published port, the device receiving it; the image's size;
-#   4. compose.yaml under podman-compose: the sample backend must exit 0.
+#   4. examples/testcontainers-python (docs/testing.md) through podman's Docker-compatible API;
+#   5. compose.yaml under podman-compose: the sample backend must exit 0.
 # Containers it started are removed on exit. Usage: scripts/docker-test.sh [--force]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,8 +48,12 @@ CONF
 export CONTAINERS_CONF="$PWD/$work/containers.conf"
 
 service_pid=
+socket_dir=
 cleanup() {
+  # Testcontainers' own, left by an interrupted example (Ryuk, which would remove them, is off).
+  podman ps -aq --filter label=org.testcontainers=true 2>/dev/null | xargs -r podman rm -f -v -t 5 >/dev/null 2>&1 || true
   if [ -n "$service_pid" ]; then kill "$service_pid" 2>/dev/null || true; fi
+  if [ -n "$socket_dir" ]; then rm -rf "$socket_dir"; fi
   podman rm -f -v -t 5 "$container" >/dev/null 2>&1 || true
   "${compose[@]}" down -v -t 5 >/dev/null 2>&1 || true
 }
@@ -170,8 +175,9 @@ podman rm -f -v "$container" >/dev/null 2>&1
 # The connection mode is named: run inside a container itself, Testcontainers would otherwise look
 # for a shared bridge network, which podman's container list does not describe.
 say "running examples/testcontainers-python through podman's Docker API"
-socket="$PWD/$work/podman.sock"
-rm -f "$socket"
+# In /tmp: a socket's path must fit in 108 bytes, which a deep checkout's would not.
+socket_dir=$(mktemp -d /tmp/push-emulator-podman.XXXXXX)
+socket="$socket_dir/podman.sock"
 podman system service --time=0 "unix://$socket" >"$work/podman-service.log" 2>&1 &
 service_pid=$!
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done

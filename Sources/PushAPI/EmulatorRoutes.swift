@@ -91,7 +91,8 @@ struct EmulatorRoutes {
                 return ControlPlane.error(.invalidArgument(
                     "waitSeconds must be a number of seconds from 0 to \(Int(Self.longestWaitSeconds)); got \"\(text)\"."))
             }
-            waitMilliseconds = Int(seconds * 1_000)
+            // A fraction of a millisecond still waits one.
+            waitMilliseconds = Int((seconds * 1_000).rounded(.up))
         }
         // An empty search box reads as no search.
         let text = request.queryItem("text").flatMap { $0.isEmpty ? nil : $0 }

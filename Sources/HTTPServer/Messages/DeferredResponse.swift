@@ -28,7 +28,8 @@ public final class DeferredResponse: Sendable {
     public var isFinished: Bool { delivery.withLock { $0 == nil } || next?.isFinished == true }
 
     /// Runs `body` if the client leaves before the answer is given (at once if it has left
-    /// already), so that what waits for the answer can let go; never once it is answered.
+    /// already), so that what waits for the answer can let go. One handler: a second replaces
+    /// the first. Once `respond` is called it no longer runs.
     public func onCancel(_ body: @escaping @Sendable () -> Void) {
         // The connection cancels the response it made, the last of the chain `observed` builds.
         if let next { return next.onCancel(body) }
@@ -42,7 +43,12 @@ public final class DeferredResponse: Sendable {
 
     /// Gives the answer. Only the first call counts; after the client left, none does.
     public func respond(_ response: HTTPResponse) {
-        cancellation.withLock { $0.handler = nil }
+        // The handler sits on the last of the chain (`onCancel`).
+        var link: DeferredResponse? = self
+        while let current = link {
+            current.cancellation.withLock { $0.handler = nil }
+            link = current.next
+        }
         guard let delivery = takeDelivery() else { return }
         // Always through the queue, even on the loop: the connection may be in the middle of
         // answering another request when this is called.
