@@ -6,15 +6,19 @@ struct DeviceQuotaUse: Sendable {
     /// with nothing of the burst spent (the theoretical arrival time of a generic cell rate
     /// algorithm: a burst of `burst`, then one every `refillSeconds`); nil before the first.
     var collapsibleDue: Timestamp?
-    /// When the last collapsible message was counted: a clock moved back before it starts the
-    /// burst afresh, as the windows do.
+    /// When the last collapsible message was counted: a clock moved back by more than a refill
+    /// before it starts the burst afresh (less is two sends reading the clock a moment apart).
     var collapsibleLastUse: Timestamp?
 
     /// Spends one of the burst on a collapsible message at `now`: nil when it goes through now,
     /// else when it may (the next refill it reserves).
     mutating func delayCollapsible(burst: Int, refillSeconds: Int, now: Timestamp) -> Timestamp? {
-        if let last = collapsibleLastUse, now < last { collapsibleDue = nil }
-        collapsibleLastUse = now
+        if let last = collapsibleLastUse, now < last.adding(seconds: -Int64(refillSeconds)) {
+            collapsibleDue = nil
+            collapsibleLastUse = now
+        } else {
+            collapsibleLastUse = max(collapsibleLastUse ?? now, now)
+        }
         // Limits go up to a billion each: the products are bounded (saturating) rather than trapping.
         let interval = Int64(refillSeconds).multipliedReportingOverflow(by: 1_000)
         let tolerance = Int64(burst - 1).multipliedReportingOverflow(by: interval.partialValue)

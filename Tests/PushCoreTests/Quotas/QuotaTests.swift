@@ -190,6 +190,20 @@ final class QuotaTests: XCTestCase {
         XCTAssertTrue(QuotaLimits.google.isConsistent)
     }
 
+    /// Two sends that read the clock a moment apart and count in the other order stay in one
+    /// window: a time a little before its start counts in it.
+    func testATimeJustBeforeTheWindowsStartCountsInIt() {
+        let core = core(QuotaLimits(androidDevicePerMinute: 2))
+        register(core, .android, token: "android-1")
+        at(core, 1_000)
+        XCTAssertEqual(result(sendData(core, to: "android-1")), "accepted")
+        at(core, 999)
+        XCTAssertEqual(result(sendData(core, to: "android-1")), "accepted")
+        XCTAssertEqual(result(sendData(core, to: "android-1")), "androidDeviceMinute")
+        at(core, 1_060)
+        XCTAssertEqual(result(sendData(core, to: "android-1")), "accepted")
+    }
+
     /// A window opened, then the clock moved back before its start: a new window opens.
     func testAClockMovedBackOpensANewWindow() {
         let core = core(QuotaLimits(androidDevicePerMinute: 1))
