@@ -177,14 +177,14 @@ struct DeviceRoutes {
             stream.write(": connected to \(token)\n\n")
             // A delivery counts as delivered once its event's bytes reach the socket.
             let attached = core.attachStream(project: project, token: token) { event, receipt in
-                // What the feed is to be told once the event is sent, made now: the write's
-                // callback must not keep the event itself (its payload), which a lagging reader's
-                // every unsent event would then hold twice. Made whether or not anybody watches
-                // yet: a read that starts waiting meanwhile must be woken when the delivery is.
-                let told = FeedEvent.received(project: project, token: token, [event])
+                // What the feed is to be told once the event is sent, noted now without the event
+                // itself (its payload), which a lagging reader's every unsent event would then hold
+                // twice. Noted whether or not anybody watches yet: a read that starts waiting
+                // meanwhile must be woken when the delivery is.
+                let told = FeedEvent.Received(event)
                 stream.write(Self.serverSentEvent(event)) { sent in
                     receipt.finish(sent: sent)
-                    if sent { for each in told { events.publish(each) } }
+                    if sent { events.publish(told.event(project: project, token: token)) }
                 }
             }
             switch attached {

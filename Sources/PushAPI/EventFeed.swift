@@ -114,10 +114,27 @@ struct FeedEvent: Sendable {
     /// What a device's events handed it at a connect: each notification delivered, and the
     /// signal that deleted messages, as the device got them.
     static func received(project: String, token: String, _ events: [DeviceEvent]) -> [FeedEvent] {
-        events.map { event in
+        events.map { Received($0).event(project: project, token: token) }
+    }
+
+    /// What the feed says of one event a device received, kept without the event itself (its
+    /// payload): a stream notes it for each event it writes, and tells the feed once the bytes
+    /// are sent, building the feed's event only if somebody watches then.
+    enum Received: Sendable {
+        case delivery(id: String)
+        case messagesDeleted(reason: DeletionReason, count: Int)
+
+        init(_ event: DeviceEvent) {
             switch event {
-            case .notification(let notification):
-                return .delivery(project: project, id: notification.id, token: token, state: .delivered)
+            case .notification(let notification): self = .delivery(id: notification.id)
+            case .messagesDeleted(let reason, let count): self = .messagesDeleted(reason: reason, count: count)
+            }
+        }
+
+        func event(project: String, token: String) -> FeedEvent {
+            switch self {
+            case .delivery(let id):
+                return .delivery(project: project, id: id, token: token, state: .delivered)
             case .messagesDeleted(let reason, let count):
                 return FeedEvent("messagesDeleted", project: project, [
                     ("token", .string(token)), ("reason", .string(reason.rawValue)), ("count", .number(String(count))),
