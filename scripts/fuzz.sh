@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-targets="apns-request ascii-scan condition fcm-decode http1 json provider-token request-headers state-import openapi"
+targets="apns-request ascii-scan condition fcm-decode http1 http-response json provider-token request-headers state-import openapi"
 if [ "${1:-}" = --list ]; then
     for target in $targets; do echo "$target"; done
     exit 0
@@ -142,6 +142,28 @@ http1)
         seed chunked '\060POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\nhello\r\n0\r\nT: v\r\n\r\n'
         seed h2c '\220GET / HTTP/1.1\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAARAAAAA\r\n\r\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'
         seed absolute '\030GET hTTps://h:9/p?q HTTP/1.1\r\nHost: x\r\n\r\nGET http://h HTTP/1.0\r\n\r\n'
+    }
+    ;;
+http-response)
+    # The client's response parser (webhooks, the health probe), from its own files.
+    sources="Sources/HTTPServer/Client/HTTPResponseParser.swift Sources/HTTPServer/Client/HTTPClientResponse.swift
+        Sources/HTTPServer/Client/HTTPClientError.swift Tests/Fuzz/HTTPResponseParserFuzz.swift"
+    words='"\x0D\x0A"
+"\x0D\x0A\x0D\x0A"
+"HTTP/1.1 "
+"HTTP/1.0 "
+"100 Continue"
+"Content-Length: "
+"Transfer-Encoding: "
+"chunked"
+";ext=1"
+"0\x0D\x0A\x0D\x0A"'
+    # Seeds: the first byte of each is the split position.
+    seeds() {
+        seed length '\200HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'
+        seed chunked '\060HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;a=b\r\nhello\r\n0\r\nT: v\r\n\r\n'
+        seed continue '\100HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 500 Oops\r\n\r\nto the end'
+        seed empty '\220HTTP/1.0 204 No Content\r\nX: y\r\n\r\n'
     }
     ;;
 json)

@@ -22,6 +22,7 @@ long CShims_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert);
 uint64_t CShims_SSL_OP_NO_RENEGOTIATION(void);
 uint64_t CShims_SSL_OP_NO_COMPRESSION(void);
 uint64_t CShims_SSL_OP_CIPHER_SERVER_PREFERENCE(void);
+uint64_t CShims_SSL_OP_IGNORE_UNEXPECTED_EOF(void);
 /// accept4(2) is only declared under _GNU_SOURCE.
 int CShims_accept4(int fd, int flags);
 /// Returns freed memory to the system: tcmalloc's MallocExtension_ReleaseFreeMemory when the

@@ -180,7 +180,8 @@ struct SocketAddress: CustomStringConvertible {
         self.storage = storage
     }
 
-    /// Parses a numeric address or resolves `localhost`; names are not looked up (the emulator is local).
+    /// Parses a numeric address, or resolves `localhost` to 127.0.0.1 and other names through the
+    /// system's resolver (a webhook's host in a compose network, say).
     static func resolve(host: String, port: UInt16) throws(SystemError) -> SocketAddress {
         var storage = sockaddr_storage()
         let name = host == "localhost" ? "127.0.0.1" : host.trimmingBrackets
@@ -203,7 +204,29 @@ struct SocketAddress: CustomStringConvertible {
                 }
             }
         } else {
-            throw SystemError(call: "inet_pton \(host) (use a numeric address or localhost)", errno: EINVAL)
+            return try lookUp(name, port: port)
+        }
+        return SocketAddress(storage: storage)
+    }
+
+    /// The first address `getaddrinfo` gives for `name`.
+    private static func lookUp(_ name: String, port: UInt16) throws(SystemError) -> SocketAddress {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var results: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(name, nil, &hints, &results)
+        guard status == 0, let first = results else {
+            throw SystemError(call: "getaddrinfo \(name): \(String(cString: gai_strerror(status)))", errno: EINVAL)
+        }
+        defer { freeaddrinfo(results) }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+        }
+        withUnsafeMutablePointer(to: &storage) { pointer in
+            // The port sits at the same place in sockaddr_in and sockaddr_in6.
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = port.bigEndian }
         }
         return SocketAddress(storage: storage)
     }
