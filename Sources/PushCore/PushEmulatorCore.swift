@@ -23,6 +23,8 @@ public final class PushEmulatorCore: Sendable {
     let faultsFired: FaultsFired
     /// The quotas' counts since the start (`/metrics` shows them).
     let quotaCounters = QuotaCounters()
+    /// Who hears of deliveries collapsed, expired, deleted or dropped (the event feed).
+    public let deliveryChanges = DeliveryChangeListener()
     /// Held while a state export is built and serialized (`exportState`, `exportStateBytes`):
     /// each holds a tree the size of the state until it is serialized, so exports asked for on
     /// several loops at once are made one after another, not side by side (docs/performance.md,
@@ -44,7 +46,7 @@ public final class PushEmulatorCore: Sendable {
         self.configuration = configuration
         sharedClock = SharedClock(wallTime: wallTime)
         counters = IdentifierCounters(wallTimeMilliseconds: wallTime())
-        directory = ProjectDirectory(random: random, quotaLimits: configuration.quotaLimits)
+        directory = ProjectDirectory(random: random, quotaLimits: configuration.quotaLimits, changes: deliveryChanges)
         indexes = CrossProjectIndexes()
         faultsFired = FaultsFired()
     }

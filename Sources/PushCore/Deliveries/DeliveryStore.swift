@@ -12,6 +12,9 @@ struct DeliveryStore: Sendable {
     private var lastNumber = Int.min
     /// How many stored deliveries are in each state, kept by every change below.
     private(set) var counts = DeliveryCounts()
+    /// The changes told to listeners (`DeliveryChange`) made since recording started; nil while
+    /// not recording, so that a change costs a test of nil.
+    private var changes: [DeliveryChange]?
 
     init(chunkCapacity: Int = ChunkedArray<Delivery>.defaultChunkCapacity) {
         deliveries = ChunkedArray(chunkCapacity: chunkCapacity)
@@ -47,6 +50,7 @@ struct DeliveryStore: Sendable {
                 if let newValue {
                     counts.move(from: oldState, to: newValue.state)
                     deliveries[position] = newValue
+                    if changes != nil { note(at: position, from: oldState) }
                 } else {
                     counts[oldState] -= 1
                     deliveries.remove(at: position)
@@ -72,26 +76,53 @@ struct DeliveryStore: Sendable {
     mutating func append(_ delivery: consuming Delivery) {
         precondition(lastNumber < delivery.number, "deliveries are stored in number order")
         lastNumber = delivery.number
-        counts[delivery.state] += 1
+        let state = delivery.state
+        counts[state] += 1
         numbers.append(lastNumber)
         deliveries.append(delivery)
+        // Most sends queue a pending delivery, which is not told.
+        if changes != nil, DeliveryChange.isTold(state) { note(at: deliveries.index(before: deliveries.endIndex), from: .pending) }
     }
 
     /// Runs `body` on the delivery numbered `number` where it is stored, changing it in place (the
     /// subscript's getter and setter would copy it out and back); nil when there is none.
     mutating func update<Result>(_ number: Int, _ body: (inout Delivery) -> Result) -> Result? {
         guard let position = position(of: number) else { return nil }
-        return Self.update(&deliveries[position], counting: &counts, body)
+        let (result, oldState) = Self.update(&deliveries[position], counting: &counts, body)
+        if changes != nil { note(at: position, from: oldState) }
+        return result
     }
 
-    /// Runs `body` on `delivery` and counts the state it leaves it in.
+    /// Runs `body` on `delivery` and counts the state it leaves it in; returns the state before too.
     private static func update<Result>(
         _ delivery: inout Delivery, counting counts: inout DeliveryCounts, _ body: (inout Delivery) -> Result
-    ) -> Result {
+    ) -> (Result, DeliveryState) {
         let oldState = delivery.state
         let result = body(&delivery)
         counts.move(from: oldState, to: delivery.state)
-        return result
+        return (result, oldState)
+    }
+
+    /// Starts noting the changes told to listeners.
+    mutating func startRecording() {
+        changes = []
+    }
+
+    /// The changes noted since `startRecording`, which stops.
+    mutating func takeChanges() -> [DeliveryChange] {
+        defer { changes = nil }
+        return changes ?? []
+    }
+
+    /// Notes the change of the delivery at `position` from `oldState`, if it is one told. Read
+    /// where it is stored, after the change: a delivery passed in as well as stored would be
+    /// copied on every change, recording or not.
+    private mutating func note(at position: ChunkedArray<Delivery>.Index, from oldState: DeliveryState) {
+        // The state read in place: most changes (a send queued, a delivery delivered) are not told.
+        let state = Self.state(of: &deliveries[position])
+        guard state != oldState, DeliveryChange.isTold(state) else { return }
+        let delivery = deliveries[position]
+        changes?.append(DeliveryChange(number: delivery.number, token: delivery.token, state: state, reason: delivery.history.last?.reason))
     }
 
     /// The state of `delivery`, read in place.

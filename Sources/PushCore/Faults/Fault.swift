@@ -77,9 +77,14 @@ public struct FiredFault: Sendable, Equatable {
     public var retryAfterSeconds: Int?
     /// Milliseconds to wait before answering, if any.
     public var delayMilliseconds: Int?
+    /// The id of the fault that fired, in its project.
+    public var faultID: Int
 
     /// Makes one (tests and routes compare against it).
-    public init(error: InjectedError?, retryAfterSeconds: Int?, delayMilliseconds: Int?, connection: ConnectionFault? = nil) {
+    public init(
+        error: InjectedError?, retryAfterSeconds: Int?, delayMilliseconds: Int?, connection: ConnectionFault? = nil, faultID: Int = 0
+    ) {
+        self.faultID = faultID
         self.error = error
         self.connection = connection
         self.retryAfterSeconds = retryAfterSeconds

@@ -48,7 +48,7 @@ struct FaultTable: Sendable {
             let spec = faults[index].spec
             return FiredFault(
                 error: spec.error, retryAfterSeconds: spec.retryAfterSeconds, delayMilliseconds: spec.delayMilliseconds,
-                connection: spec.connection)
+                connection: spec.connection, faultID: faults[index].id)
         }
         return nil
     }

@@ -20,9 +20,12 @@ final class ProjectDirectory: Sendable {
     private let nextSequence = Atomic<Int>(1)
     /// The limits each new project starts with (`--quotas` and the `--quota-*` options).
     private let quotaLimits: QuotaLimits
+    /// Who hears of each project's delivery changes.
+    private let changes: DeliveryChangeListener
 
-    init(random: sending any RandomNumberGenerator & Sendable, quotaLimits: QuotaLimits) {
+    init(random: sending any RandomNumberGenerator & Sendable, quotaLimits: QuotaLimits, changes: DeliveryChangeListener) {
         self.quotaLimits = quotaLimits
+        self.changes = changes
         stripes = (0..<Self.stripeCount).map { _ in Locked([:]) }
         totals = (0..<Self.stripeCount).map { _ in Locked(ProjectCounts()) }
         seeds = Locked(random)
@@ -59,7 +62,7 @@ final class ProjectDirectory: Sendable {
             project.random = SeededRandomNumberGenerator(seed: seeds.withLock { $0.next() })
             let slot = ProjectSlot(
                 project, sequence: nextSequence.wrappingAdd(1, ordering: .relaxed).oldValue, totals: totals[stripeIndex(of: id)],
-                quotaLimits: quotaLimits)
+                quotaLimits: quotaLimits, changes: changes)
             slots[id] = slot
             return slot
         }
@@ -110,7 +113,7 @@ final class ProjectDirectory: Sendable {
                 for (id, project) in projects where stripeIndex(of: id) == index {
                     var project = project
                     project.random = SeededRandomNumberGenerator(seed: seeds.withLock { $0.next() })
-                    slots[id] = ProjectSlot(project, sequence: sequences[id]!, totals: totals[index], quotaLimits: quotaLimits)
+                    slots[id] = ProjectSlot(project, sequence: sequences[id]!, totals: totals[index], quotaLimits: quotaLimits, changes: changes)
                 }
                 return replace(from: index + 1, removed + taken)
             }

@@ -62,7 +62,7 @@ final class FaultTests: XCTestCase {
         try core.addFault(project: "p", try spec(error: "TooManyRequests", retryAfter: 3))
         XCTAssertNil(core.fireFault(project: "p", on: .fcm(.token("a"))))
         let fired = core.fireFault(project: "p", on: .apns(deviceToken: "AB", pushType: nil))
-        XCTAssertEqual(fired, FiredFault(error: .apns(.tooManyRequests), retryAfterSeconds: 3, delayMilliseconds: nil))
+        XCTAssertEqual(fired, FiredFault(error: .apns(.tooManyRequests), retryAfterSeconds: 3, delayMilliseconds: nil, faultID: 1))
         let delay = try spec(error: nil, delay: 5)
         core.deleteFaults(project: "p")
         try core.addFault(project: "p", delay)

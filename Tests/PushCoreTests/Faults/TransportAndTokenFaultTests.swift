@@ -118,7 +118,7 @@ final class TransportAndTokenFaultTests: XCTestCase {
             try spec(Case(match: .apnsToken("AB"), error: "Shutdown", connection: "goaway", delay: 20, refusedField: nil)))
         XCTAssertEqual(
             core.fireFault(project: "p", on: .apns(deviceToken: "ab", pushType: nil)),
-            FiredFault(error: .apns(.shutdown), retryAfterSeconds: nil, delayMilliseconds: 20, connection: .goaway))
+            FiredFault(error: .apns(.shutdown), retryAfterSeconds: nil, delayMilliseconds: 20, connection: .goaway, faultID: 1))
     }
 
     func testTheClaimedIssuerIsReadWithoutChecks() {

@@ -242,7 +242,9 @@ final class SnapshotTests: XCTestCase {
         XCTAssertNil(restored.fireFault(onTokenRequestOf: "sa@second.iam.gserviceaccount.com"), "times: 2 used up")
         XCTAssertEqual(
             restored.fireFault(project: "demo", on: .apns(deviceToken: apnsToken, pushType: nil)),
-            FiredFault(error: .apns(.shutdown), retryAfterSeconds: nil, delayMilliseconds: 5, connection: .goaway))
+            FiredFault(
+                error: .apns(.shutdown), retryAfterSeconds: nil, delayMilliseconds: 5, connection: .goaway,
+                faultID: Int(demoFaults?.last?["id"]?.stringValue ?? "") ?? -1))
         // A bad value is refused by the rules of POST .../faults.
         var bad = snapshot
         bad.set(["projects", 1, "faults", 0, "connection"], .string("hangup"))

@@ -1,0 +1,50 @@
+import Locking
+import Synchronization
+
+/// A stored delivery that left `pending` for good without reaching its device: `collapsed`,
+/// `expired`, `deleted` or `dropped` (a `delivered` one is told by the routes, once the device's
+/// stream has sent it). Noted only while somebody listens (`DeliveryChangeListener`).
+public struct DeliveryChange: Sendable, Equatable {
+    /// The delivery's number (`d-<number>`).
+    public let number: Int
+    /// The device's registration token.
+    public let token: String
+    /// The state it entered.
+    public let state: DeliveryState
+    /// Why, as its history says (`replaced by d-18`, `offlineTooLong`, ...).
+    public let reason: String?
+
+    /// Whether a change to `state` is one told here.
+    static func isTold(_ state: DeliveryState) -> Bool {
+        state != .pending && state != .delivered
+    }
+}
+
+/// Who hears of `DeliveryChange`s (the event feed and webhooks, docs/events.md). While nobody
+/// listens, a change of a device's shard costs one atomic load; with listeners, the changes a call
+/// made are noted under the shard's lock and told once the lock is released.
+public final class DeliveryChangeListener: Sendable {
+    private let audience = Atomic<Int>(0)
+    private let listener = Locked<(@Sendable (_ project: String, _ changes: [DeliveryChange]) -> Void)?>(nil)
+
+    init() {}
+
+    /// Sets what hears the changes of every project (once, before the first request).
+    public func listen(_ listener: @escaping @Sendable (_ project: String, _ changes: [DeliveryChange]) -> Void) {
+        self.listener.withLock { $0 = listener }
+    }
+
+    /// Counts `count` more (or, negative, fewer) listeners: changes are noted while there is one.
+    public func addAudience(_ count: Int) {
+        audience.add(count, ordering: .relaxed)
+    }
+
+    /// Whether changes are noted now.
+    var isListening: Bool { audience.load(ordering: .relaxed) > 0 }
+
+    /// Tells the listener of `changes` in `project`; called with no lock of the core held.
+    func tell(project: String, _ changes: [DeliveryChange]) {
+        guard !changes.isEmpty, let listener = listener.withLock({ $0 }) else { return }
+        listener(project, changes)
+    }
+}

@@ -1,0 +1,83 @@
+import ByteCoding
+import Locking
+import PushCore
+import XCTest
+
+/// The core tells its listener of each delivery that leaves `pending` without reaching its device
+/// (collapsed, expired, deleted, dropped), once the call's locks are released, and only while
+/// somebody listens (docs/events.md).
+final class DeliveryChangeTests: XCTestCase {
+    private final class Heard: Sendable {
+        let changes = Locked<[(String, DeliveryChange)]>([])
+        var all: [(String, DeliveryChange)] { changes.withLock { $0 } }
+        var summary: [String] { all.map { "\($0.0) d-\($0.1.number) \($0.1.state.rawValue) \($0.1.reason ?? "-")" } }
+    }
+
+    private func listening(_ configuration: PushCoreConfiguration = PushCoreConfiguration()) -> (PushEmulatorCore, Heard) {
+        let core = makeCore(configuration)
+        let heard = Heard()
+        core.deliveryChanges.listen { project, changes in
+            heard.changes.withLock { $0 += changes.map { (project, $0) } }
+        }
+        core.deliveryChanges.addAudience(1)
+        _ = try! core.registerDevice(project: "demo", DeviceRegistration(platform: .android, token: "android-1")).get()
+        return (core, heard)
+    }
+
+    @discardableResult
+    private func send(_ core: PushEmulatorCore, _ android: String = "", token: String = "android-1") -> Int {
+        let json = #"{"message":{"token":"\#(token)","data":{"k":"v"},"android":{\#(android)}}}"#
+        let body = Array(json.utf8)
+        guard case .accepted(let sent) = core.send(project: "demo", message: try! FCMSendRequest(body: body).message, requestBody: body) else {
+            XCTFail("not accepted")
+            return 0
+        }
+        return sent.deliveryNumbers.first ?? 0
+    }
+
+    func testEachWayOutOfTheQueueIsTold() throws {
+        var configuration = PushCoreConfiguration()
+        configuration.offlineLimitSeconds = 3600
+        let (core, heard) = listening(configuration)
+        let first = send(core, #""collapse_key":"score""#)
+        let second = send(core, #""collapse_key":"score""#)
+        XCTAssertEqual(heard.summary, ["demo d-\(first) collapsed replaced by d-\(second)"])
+        let short = send(core, #""ttl":"60s""#)
+        core.advanceClock(seconds: 61)
+        _ = try core.messages(project: "demo")
+        XCTAssertEqual(heard.summary.last, "demo d-\(short) expired ttl passed while the device was offline")
+        // Past the offline limit, a connect deletes what is queued.
+        core.advanceClock(seconds: 7200)
+        _ = try core.connect(project: "demo", token: "android-1").get()
+        XCTAssertEqual(heard.summary.last, "demo d-\(second) deleted offlineTooLong")
+        // A delivered one is not told here (the routes tell it, once sent).
+        let delivered = send(core)
+        _ = try core.connect(project: "demo", token: "android-1").get()
+        XCTAssertFalse(heard.all.contains { $0.1.number == delivered })
+        let dropped = send(core)
+        _ = try core.uninstallDevice(project: "demo", token: "android-1").get()
+        XCTAssertEqual(heard.all.last?.1.number, dropped)
+        XCTAssertEqual(heard.all.last?.1.state, .dropped)
+        XCTAssertEqual(heard.all.last?.1.token, "android-1")
+    }
+
+    func testMoreThanTheMaximumPendingAreDeletedAndTold() throws {
+        var configuration = PushCoreConfiguration()
+        configuration.maxPending = 2
+        let (core, heard) = listening(configuration)
+        let numbers = (0..<3).map { _ in send(core) }
+        _ = try core.connect(project: "demo", token: "android-1").get()
+        XCTAssertEqual(heard.summary, numbers.map { "demo d-\($0) deleted tooManyPending" })
+    }
+
+    func testNothingIsNotedWithoutAnAudience() throws {
+        let (core, heard) = listening()
+        core.deliveryChanges.addAudience(-1)
+        send(core, #""collapse_key":"a""#)
+        send(core, #""collapse_key":"a""#)
+        XCTAssertTrue(heard.all.isEmpty)
+        core.deliveryChanges.addAudience(1)
+        send(core, #""collapse_key":"a""#)
+        XCTAssertEqual(heard.all.count, 1)
+    }
+}
