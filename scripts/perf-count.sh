@@ -21,11 +21,17 @@
 #   PERF_STREAMS   concurrent streams on h2load's one connection (default 1: each request is read,
 #                  answered and written on its own, so no count depends on how requests happen to
 #                  be batched into reads and writes)
+#   PERF_WEBHOOK   hang or 500: every emulator gets a --webhook to a local server that accepts and
+#                  never answers, or answers every request 500 (docs/webhooks.md): the counts then
+#                  include what the webhook costs a request, and its thread's work. The warm-up
+#                  is then 12,000 requests (unless PERF_WARMUP says otherwise), past the webhook's
+#                  queue of 10,000: what is counted is a webhook that hangs or fails for good,
+#                  whose full queue drops each new event
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REQUESTS=${PERF_REQUESTS:-2000}
 STREAMS=${PERF_STREAMS:-1}
-WARMUP=${PERF_WARMUP:-5000}
+WARMUP=${PERF_WARMUP:-$([ -n "${PERF_WEBHOOK:-}" ] && echo 12000 || echo 5000)}
 
 scripts/install-deps.sh --perf
 if [ $# -ge 1 ]; then
@@ -91,10 +97,31 @@ callgrind() {
 }
 stop() { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
 
+# The webhook of PERF_WEBHOOK, if any: a local server that hangs or answers 500.
+webhook_args=()
+if [ -n "${PERF_WEBHOOK:-}" ]; then
+  hook_port=$(free_port)
+  case $PERF_WEBHOOK in
+  hang) python3 -c 'import socket,sys,time
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1024)
+held=[]
+while True: held.append(s.accept()[0])' "$hook_port" & ;;
+  500) python3 -c 'import http.server,sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", "0"))); self.send_response(500); self.send_header("Content-Length", "0"); self.end_headers()
+    def log_message(self, *a): pass
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()' "$hook_port" & ;;
+  *) echo "PERF_WEBHOOK is hang or 500, not $PERF_WEBHOOK" >&2; exit 2 ;;
+  esac
+  wait_port "$hook_port"
+  webhook_args=(--webhook "http://127.0.0.1:$hook_port/events")
+fi
+
 emulator() {
   local port
   port=$(free_port)
-  callgrind "$work/push-emulator" serve --port "$port" --threads 1 --no-access-log --data-dir "$work/emulator"
+  callgrind "$work/push-emulator" serve --port "$port" --threads 1 --no-access-log --data-dir "$work/emulator" "${webhook_args[@]}"
   wait_port "$port"
   emulator_url="http://127.0.0.1:$port"
 }
@@ -168,7 +195,7 @@ static=$(per_request "$server_pid" "http://127.0.0.1:$ref_port/healthz")
 stop
 
 revision=$(git describe --always --dirty 2>/dev/null || echo unknown)
-echo "push-emulator perf-count at $revision: user-space instructions per request, whole server process"
+echo "push-emulator perf-count at $revision: user-space instructions per request, whole server process${PERF_WEBHOOK:+, PERF_WEBHOOK=$PERF_WEBHOOK}"
 echo "(callgrind), h2c unless named, h2load -c 1 -m $STREAMS, (count of $(( 2 * REQUESTS )) - count of $REQUESTS requests) / $REQUESTS"
 row() { printf '%-36s %14s %12s\n' "$@"; }
 ratio() { python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.2f}')" "$1" "$2"; }

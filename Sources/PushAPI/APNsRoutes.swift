@@ -90,6 +90,7 @@ struct APNsRoutes {
         guard let fired else {
             return perform(recipient, apnsRequest, givenID: givenID, body: request.body, isProduction: isProduction, loop: loop)
         }
+        events.publish(.fault(project: project, fired, api: "apns"))
         let body = request.body
         let core = core
         let checked = apnsRequest
@@ -139,7 +140,7 @@ struct APNsRoutes {
         // The `apns-id` of an error answer; a success writes its ids as bytes (`success`).
         func errorID() -> String { givenID ?? generatedID?.text ?? APNsErrorResponse.generatedID() }
         // Looked into only while somebody watches: a send pays nothing else for the feed.
-        if events.isWatched, case .accepted(let sent) = outcome {
+        if events.isWatched, case .accepted(let sent) = outcome, events.wantsEvent(of: recipient.project) {
             events.publish(.message(project: recipient.project, sent, origin: .apns, target: .apnsToken(apnsRequest.deviceToken)))
         }
         switch consume outcome {

@@ -30,6 +30,11 @@ public struct EmulatorApp: Sendable {
         public var hostNames: [String] = []
         /// The users of `--ui-auth-file`; nil: the emulator's own API needs no password.
         public var inboxUsers: HtpasswdUsers?
+        /// `--webhook`: URLs that get every project's events (docs/webhooks.md).
+        public var webhooks: [HTTPClientURL] = []
+        /// The client for `https://` webhooks that bring no CA of their own (`--webhook-ca`); nil:
+        /// one that trusts the system's store.
+        public var webhookClient: HTTPClient?
 
         /// Makes settings.
         public init(caPEM: String? = nil) {
@@ -41,12 +46,18 @@ public struct EmulatorApp: Sendable {
     public let router: Router
     /// The domain state behind them.
     public let core: PushEmulatorCore
+    private let webhooks: Webhooks
 
     /// Builds every route over a new emulator state.
     public init(settings: Settings, wallTime: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
         let core = PushEmulatorCore(configuration: settings.core, wallTime: wallTime)
         let streams = DeviceStreams(limitPerDevice: settings.maxStreamsPerDevice)
-        let events = EventFeed()
+        let webhooks = Webhooks(defaultClient: settings.webhookClient ?? HTTPClient(), audience: core.deliveryChanges)
+        for url in settings.webhooks {
+            // Only the limit on targets could refuse, far above what a command line names.
+            _ = try? webhooks.add(url: url, project: nil)
+        }
+        let events = EventFeed(core: core, webhooks: webhooks)
         var router = Router()
         // Other sites' requests are kept out of the emulator's own API (every route added below
         // under /emulator/), checked only on those routes: docs/server.md.
@@ -107,14 +118,22 @@ public struct EmulatorApp: Sendable {
         StateRoutes(core: core, streams: streams, events: events).register(in: &router)
         FaultRoutes(core: core, events: events).register(in: &router)
         QuotaRoutes(core: core).register(in: &router)
+        WebhookRoutes(webhooks: webhooks).register(in: &router)
         APNsRoutes(core: core, settings: settings.apns, events: events, loops: settings.loops).register(in: &router)
-        let metrics = MetricsEndpoint(core: core, loops: settings.loops, logWaiters: events.logWaiters)
+        let metrics = MetricsEndpoint(core: core, loops: settings.loops, logWaiters: events.logWaiters, webhooks: webhooks)
         metrics.register(in: &router)
         router.observer = { [requests = metrics.requests] route, method, status, loop in
             requests.record(route: route, method: method, status: status, loop: loop)
         }
         self.router = router
         self.core = core
+        self.webhooks = webhooks
+    }
+
+    /// Stops what runs beside the routes (the webhooks' threads): at shutdown, once the server
+    /// has stopped.
+    public func stop() {
+        webhooks.stopAll()
     }
 
     /// Whether a TLS host name (SNI) is one of Apple's provider API hosts: connections to them

@@ -48,6 +48,8 @@ struct EmulatorRoutes {
             core.resetProject(project)
             streams.finish(project: project)
             events.publish(.project(project, change: "reset"))
+            // Set for the project, so gone with it (docs/webhooks.md).
+            events.webhooks.removeAdded(project: project)
             // A large project's queues and log were just freed: let the process shrink, once the resets stop.
             FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
@@ -56,6 +58,7 @@ struct EmulatorRoutes {
             core.resetAll()
             streams.finish()
             events.publish(.state(change: "reset"))
+            events.webhooks.removeAdded(project: nil)
             FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
         }

@@ -5,7 +5,8 @@ import PushCore
 import Synchronization
 
 /// The emulator's own event stream (`GET /emulator/v1/events`, docs/events.md): what changed,
-/// as Server-Sent Events, for the web inbox and for tests that watch rather than poll. Each
+/// as Server-Sent Events, for the web inbox and for tests that watch rather than poll, and as
+/// webhooks' requests (docs/webhooks.md). Each
 /// route that changes the state publishes its change once the core has made it.
 ///
 /// While nobody watches, a publish costs one atomic load (of a count written only when a
@@ -26,9 +27,30 @@ final class EventFeed: Sendable {
     private let watcherCount = Atomic<Int>(0)
     /// The waiting reads of the message log, which each event of their project wakes.
     let logWaiters = LogWaiters()
+    /// The webhooks, which get every event of their project.
+    let webhooks: Webhooks
 
-    /// Whether anybody watches, or a read waits: routes skip building events otherwise.
-    var isWatched: Bool { watcherCount.load(ordering: .relaxed) > 0 || logWaiters.isWaiting }
+    /// Told whether anybody watches, so that the core notes delivery changes only then.
+    private let audience: DeliveryChangeListener
+
+    /// A feed whose events also go to `webhooks`, and which hears `core`'s delivery changes.
+    init(core: PushEmulatorCore, webhooks: Webhooks) {
+        self.webhooks = webhooks
+        audience = core.deliveryChanges
+        core.deliveryChanges.listen { [weak self] project, changes in
+            guard let self else { return }
+            for change in changes { publish(.delivery(project: project, change)) }
+        }
+    }
+
+    /// Whether anybody watches, a read waits, or a webhook is set: routes skip building events otherwise.
+    var isWatched: Bool { watcherCount.load(ordering: .relaxed) > 0 || logWaiters.isWaiting || webhooks.isActive }
+
+    /// `isWatched` for an event of `project`, asked by the sends: a webhook whose queue is full
+    /// counts the event dropped and does not make it wanted (`Webhooks.wants`).
+    func wantsEvent(of project: String) -> Bool {
+        watcherCount.load(ordering: .relaxed) > 0 || logWaiters.isWaiting || webhooks.wants(project: project)
+    }
 
     /// Adds `stream` as a watcher of `project`'s events (nil: all); false when
     /// `maximumWatchers` are open already.
@@ -40,8 +62,10 @@ final class EventFeed: Sendable {
             return true
         }
         guard added else { return false }
+        audience.addAudience(1)
         stream.onClose { [weak self] in
             guard let self else { return }
+            audience.addAudience(-1)
             watchers.withLock { watchers in
                 watchers[ObjectIdentifier(stream)] = nil
                 watcherCount.store(watchers.count, ordering: .relaxed)
@@ -59,6 +83,7 @@ final class EventFeed: Sendable {
         guard isWatched else { return }
         let event = event()
         if logWaiters.isWaiting { logWaiters.wake(project: event.project) }
+        if webhooks.isActive { webhooks.offer(event) }
         guard watcherCount.load(ordering: .relaxed) > 0 else { return }
         let bytes = event.serverSentEvent
         let streams = watchers.withLock { watchers in
@@ -69,18 +94,47 @@ final class EventFeed: Sendable {
 }
 
 /// One event of the feed: its type (the SSE `event:` line) and its JSON (the `data:` line).
+///
+/// The JSON is made when it is read, from what the event captured: a webhook's events are queued
+/// on a send's path and written on the webhook's own thread (docs/webhooks.md).
 struct FeedEvent: Sendable {
     let type: String
     /// The project it concerns; nil for the clock and the whole state.
     let project: String?
-    let fields: [JSONObject.Member]
+    private let payload: Payload
 
-    init(_ type: String, project: String?, _ fields: [(String, JSONValue)]) {
+    /// What the fields are made from: a send's parts kept as they are (a send's event is made on
+    /// every send while a webhook is set, and a closure's context cost an allocation), or a
+    /// closure for the rarer events.
+    private enum Payload: Sendable {
+        case message(SentMessage, origin: DeliveryOrigin, target: MessageTarget)
+        case fields(@Sendable () -> [(String, JSONValue)])
+    }
+
+    init(_ type: String, project: String?, _ fields: @escaping @Sendable @autoclosure () -> [(String, JSONValue)]) {
         self.type = type
         self.project = project
+        payload = .fields(fields)
+    }
+
+    private init(_ type: String, project: String?, payload: Payload) {
+        self.type = type
+        self.project = project
+        self.payload = payload
+    }
+
+    /// `project` (when there is one), then the type's own fields.
+    var fields: [JSONObject.Member] {
         var members = project.map { [JSONObject.Member(key: "project", value: .string($0))] } ?? []
-        members += fields.map { JSONObject.Member(key: $0.0, value: $0.1) }
-        self.fields = members
+        let own: [(String, JSONValue)] = switch payload {
+        case .message(let sent, let origin, let target): [
+            ("name", .string(sent.messageName.text)), ("origin", .string(origin.rawValue)), ("target", target.json),
+            ("deliveries", .array(sent.deliveryNumbers.map { .string("d-\($0)") })),
+        ]
+        case .fields(let make): make()
+        }
+        members += own.map { JSONObject.Member(key: $0.0, value: $0.1) }
+        return members
     }
 
     var serverSentEvent: [UInt8] {
@@ -90,19 +144,31 @@ struct FeedEvent: Sendable {
         return bytes
     }
 
-    /// A send accepted (FCM or APNs): its message and its deliveries, all `pending` now.
-    static func message(project: String, _ sent: SentMessage, origin: DeliveryOrigin, target: MessageTarget) -> FeedEvent {
-        FeedEvent("message", project: project, [
-            ("name", .string(sent.messageName.text)), ("origin", .string(origin.rawValue)), ("target", target.json),
-            ("deliveries", .array(sent.deliveryNumbers.map { .string("d-\($0)") })),
-        ])
+    /// The event as a webhook's request body: `type`, the target's `sequence`, then `fields`.
+    func webhookBody(sequence: Int) -> [UInt8] {
+        let head = [
+            JSONObject.Member(key: "type", value: .string(type)),
+            JSONObject.Member(key: "sequence", value: .number(String(sequence))),
+        ]
+        return JSONSerializer.serialize(.object(JSONObject(head + fields)))
     }
 
-    /// A delivery whose state changed (`delivered` once a device got it).
-    static func delivery(project: String, id: String, token: String, state: DeliveryState) -> FeedEvent {
+    /// A send accepted (FCM or APNs): its message and its deliveries, all `pending` now.
+    static func message(project: String, _ sent: SentMessage, origin: DeliveryOrigin, target: MessageTarget) -> FeedEvent {
+        FeedEvent("message", project: project, payload: .message(sent, origin: origin, target: target))
+    }
+
+    /// A delivery whose state changed: `delivered` once a device got it; `collapsed`, `expired`,
+    /// `deleted` or `dropped`, with the reason its history gives, when the core made the change.
+    static func delivery(project: String, id: String, token: String, state: DeliveryState, reason: String? = nil) -> FeedEvent {
         FeedEvent("delivery", project: project, [
             ("id", .string(id)), ("token", .string(token)), ("state", .string(state.rawValue)),
-        ])
+        ] + (reason.map { [("reason", JSONValue.string($0))] } ?? []))
+    }
+
+    /// A change the core told (`DeliveryChangeListener`).
+    static func delivery(project: String, _ change: DeliveryChange) -> FeedEvent {
+        .delivery(project: project, id: "d-\(change.number)", token: change.token, state: change.state, reason: change.reason)
     }
 
     /// A device's change: `registered`, `updated`, `uninstalled`, `connected` (a `:connect`),
@@ -155,6 +221,17 @@ struct FeedEvent: Sendable {
     static func project(_ project: String, change: String, faultID: Int? = nil) -> FeedEvent {
         // A string, as the fault API writes ids.
         FeedEvent("project", project: project, [("change", .string(change))] + (faultID.map { [("faultId", .string(String($0)))] } ?? []))
+    }
+
+    /// A fault fired on a send of `api` (`fcm` or `apns`): the emulator answers with its error,
+    /// delay or connection fault (docs/faults.md).
+    static func fault(project: String, _ fired: FiredFault, api: String) -> FeedEvent {
+        FeedEvent("fault", project: project, [
+            ("faultId", .string(String(fired.faultID))), ("api", .string(api)),
+            ("error", fired.error.map { .string($0.name) } ?? .null),
+            ("connection", fired.connection.map { .string($0.rawValue) } ?? .null),
+            ("delayMs", fired.delayMilliseconds.map { .number(String($0)) } ?? .null),
+        ])
     }
 
     /// The whole state was reset (`reset`) or replaced by an import (`imported`).

@@ -38,7 +38,8 @@ struct FCMRoutes {
         if let fired = core.fireFault(project: project, on: .fcm(target)) {
             return answer(fired, project: project, target: target, sendRequest: sendRequest, body: request.body)
         }
-        return Self.perform(core: core, events: events, project: project, sendRequest: sendRequest, body: request.body)
+        return Self.perform(
+            core: core, events: events, project: project, message: message, validateOnly: sendRequest.validateOnly, body: request.body)
     }
 
     /// A fired fault's answer (docs/faults.md): FCM's error for its code, or, for a pure
@@ -48,6 +49,7 @@ struct FCMRoutes {
     ) -> HTTPResponse {
         let core = core
         let events = events
+        events.publish(.fault(project: project, fired, api: "fcm"))
         // The delay holds what the send needs, not the request: a body padded to a megabyte is
         // kept as the log would keep it (the log keeps this same copy).
         let body = LoggedRequestBody.kept(body)
@@ -58,37 +60,46 @@ struct FCMRoutes {
                 error = GoogleErrorResponse.make(.fcm(code, toDevice: toDevice, retryAfterSeconds: fired.retryAfterSeconds))
             }
             return FaultAnswer.answer(fired, error: error, goAwayReason: nil) {
-                Self.perform(core: core, events: events, project: project, sendRequest: sendRequest, body: body)
+                Self.perform(
+                    core: core, events: events, project: project, message: sendRequest.message, validateOnly: sendRequest.validateOnly,
+                    body: body)
             }
         }
     }
 
     /// The send once the request is checked and no fault stands in the way.
     private static func perform(
-        core: PushEmulatorCore, events: EventFeed, project: String, sendRequest: FCMSendRequest, body: [UInt8]
+        core: PushEmulatorCore, events: EventFeed, project: String, message: FCMMessage, validateOnly: Bool, body: [UInt8]
     ) -> HTTPResponse {
-        if sendRequest.validateOnly {
-            let checked = core.checkSend(project: project, message: sendRequest.message)
+        if validateOnly {
+            let checked = core.checkSend(project: project, message: message)
             switch checked {
             case .success(.deliverable): return Self.name("projects/\(project)/messages/fake_message_id")
             case .success(.unreachable(let reason)): return GoogleErrorResponse.make(.fcm(reason))
             case .failure(let error): return GoogleErrorResponse.make(error)
             }
         }
-        let outcome = core.send(project: project, message: sendRequest.message, requestBody: body)
+        // Read before the send, and only while somebody watches: read after, it kept the request
+        // alive across the send (a copy of it, hundreds of instructions).
+        let watchedTarget = events.isWatched ? message.target : nil
+        let outcome = core.send(project: project, message: message, requestBody: body)
         // Taken apart rather than copied from: only the name is needed.
         switch consume outcome {
         case .accepted(let sent):
             // Built only while somebody watches: a send pays nothing else for the feed.
-            if events.isWatched {
-                events.publish(.message(project: project, sent, origin: .fcm, target: sendRequest.message.target))
-            }
+            if let watchedTarget, events.wantsEvent(of: project) { publish(sent, target: watchedTarget, project: project, to: events) }
             return Self.name(sent.messageName)
         case .unreachable(let reason): return GoogleErrorResponse.make(.fcm(reason))
         case .rejected(let error): return GoogleErrorResponse.make(error)
         case .exhausted(let exhausted): return GoogleErrorResponse.make(exhausted.googleError)
         case .throttled(let kind, let token): return throttled(kind, core: core, project: project, token: token)
         }
+    }
+
+    /// Tells the feed of a send. Apart from `perform`, which stays small enough to be inlined
+    /// where it is called: out of line, it copied the whole request on every send.
+    private static func publish(_ sent: SentMessage, target: MessageTarget, project: String, to events: EventFeed) {
+        events.publish(.message(project: project, sent, origin: .fcm, target: target))
     }
 
     /// FCM's 429 for the limit that refused a send (docs/quotas.md).

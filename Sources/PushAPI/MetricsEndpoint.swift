@@ -13,6 +13,8 @@ final class MetricsEndpoint: Sendable {
     private let core: PushEmulatorCore
     /// The waiting reads of the message log, counted at each scrape.
     private let logWaiters: LogWaiters
+    /// The webhooks, whose counts are read at each scrape.
+    private let webhooks: Webhooks
     /// What the router's observer counts into.
     let requests: RequestMetrics
     /// Per origin, the core's fired-fault count at the last scrape and the counter's total: the
@@ -21,9 +23,10 @@ final class MetricsEndpoint: Sendable {
 
     /// Metrics of `core`, with request counters for `loops` event loops. Each emulator state
     /// (each unit test's, for one) counts alone.
-    init(core: PushEmulatorCore, loops: Int, logWaiters: LogWaiters) {
+    init(core: PushEmulatorCore, loops: Int, logWaiters: LogWaiters, webhooks: Webhooks) {
         self.core = core
         self.logWaiters = logWaiters
+        self.webhooks = webhooks
         requests = RequestMetrics(loops: loops)
     }
 
@@ -69,6 +72,13 @@ final class MetricsEndpoint: Sendable {
         text.sample("push_emulator_devices", gauge: summary.devices)
         text.family("push_emulator_waiting_reads", type: "gauge")
         text.sample("push_emulator_waiting_reads", gauge: logWaiters.count)
+        let (webhookCounts, webhookQueued) = webhooks.totals
+        text.family("push_emulator_webhook_events_total", type: "counter")
+        text.sample("push_emulator_webhook_events_total", ["outcome": "delivered"], count: webhookCounts.delivered)
+        text.sample("push_emulator_webhook_events_total", ["outcome": "failed"], count: webhookCounts.failed)
+        text.sample("push_emulator_webhook_events_total", ["outcome": "queueFull"], count: webhookCounts.queueFull)
+        text.family("push_emulator_webhook_events_queued", type: "gauge")
+        text.sample("push_emulator_webhook_events_queued", gauge: webhookQueued)
         text.family("push_emulator_connected_devices", type: "gauge")
         text.sample("push_emulator_connected_devices", gauge: summary.connectedDevices)
         var headers = HTTPHeaders()

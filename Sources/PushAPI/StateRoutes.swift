@@ -26,6 +26,7 @@ struct StateRoutes {
             // The devices came back offline: their streams (already ended by the core) close.
             streams.finish()
             events.publish(.state(change: "imported"))
+            events.webhooks.removeAdded(project: nil)
             FreeMemory.releaseSoon()
             return ControlPlane.ok(.object(JSONObject()))
         }

@@ -137,6 +137,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Write the state snapshot to this file on SIGTERM or SIGINT (atomically: a failed write leaves an earlier file whole).")
     var exportOnExit: String?
 
+    @Option(help: "A URL that gets every project's events as JSON POSTs (docs/webhooks.md); http:// or https:// (repeatable).")
+    var webhook: [String] = []
+
+    @Option(help: "A PEM CA certificate that https:// webhooks are checked against (default: the system's trust store).")
+    var webhookCa: String?
+
     @Flag(inversion: .prefixedNo, help: "Serve /emulator/v1/debug/tick, numbered events on a timer for trying streaming by hand.")
     var enableDebugRoutes = false
 
@@ -152,6 +158,7 @@ struct ServeCommand: ParsableCommand {
         .init(name: "quota-android-device-per-minute"), .init(name: "quota-android-device-per-hour"),
         .init(name: "quota-apple-device-per-minute"), .init(name: "quota-topic-subscriptions-per-second"),
         .init(name: "quota-collapsible-burst"), .init(name: "quota-collapsible-refill-seconds"),
+        .init(name: "webhook"), .init(name: "webhook-ca"),
     ]
 
     func validate() throws {
@@ -283,6 +290,8 @@ struct ServeCommand: ParsableCommand {
         settings.debugRoutes = enableDebugRoutes
         settings.hostNames = tlsHostname
         settings.inboxUsers = try uiAuthFile.map(Self.inboxUsers)
+        settings.webhooks = try webhook.map(Self.webhookURL)
+        settings.webhookClient = try webhookCa.map(Self.webhookClient)
         settings.apns.auth = APNsAuthMode(rawValue: apnsAuth) ?? .any
         for key in apnsKey {
             let providerKey = try Self.providerKey(key)
@@ -299,18 +308,13 @@ struct ServeCommand: ParsableCommand {
         }
         let app = EmulatorApp(settings: settings)
         if let importPath { try StateFile.load(importPath, into: app.core) }
-        configuration.errorResponse = app.errorResponse
-        let server = try HTTPServer(configuration: configuration) { request in app.handle(request) }
+        let server = try EmulatorServer(app: app, configuration: configuration)
         printBanner(port: server.port, caPath: caPath)
-        // Delayed collapsible messages are due as the clock runs, with no request to hand them over.
-        let core = app.core
-        let releases = RepeatingTask.start(everyMilliseconds: 1_000) { core.releaseHeldDeliveries() }
 
         var received: Int32 = 0
         sigwait(&signals, &received)
         print("push-emulator: \(received == SIGINT ? "SIGINT" : "SIGTERM") received, shutting down")
-        releases.stop()
-        server.shutdown()
+        server.stop()
         if let exportOnExit {
             try StateFile.save(app.core, to: exportOnExit)
             print("push-emulator: state exported to \(exportOnExit)")
@@ -349,6 +353,29 @@ struct ServeCommand: ParsableCommand {
             return try OAuthSettings.serviceAccount(json: json)
         } catch {
             throw ValidationError("--service-account \(path): \(error)")
+        }
+    }
+
+    static func webhookURL(_ text: String) throws -> HTTPClientURL {
+        do {
+            return try HTTPClientURL(text)
+        } catch {
+            throw ValidationError("--webhook: \(error)")
+        }
+    }
+
+    /// A client for https:// webhooks that trusts the CA in the PEM file at `path`.
+    static func webhookClient(_ path: String) throws -> HTTPClient {
+        let pem: [UInt8]
+        do {
+            pem = try FileIO.read(path)
+        } catch {
+            throw ValidationError("--webhook-ca: cannot read \(path): \(error)")
+        }
+        do {
+            return try HTTPClient(trust: .certificate(pem: String(decoding: pem, as: UTF8.self)))
+        } catch {
+            throw ValidationError("--webhook-ca \(path): \(error)")
         }
     }
 

@@ -37,6 +37,10 @@ enum OpenAPIDocument {
       "description": "Rate limits as Google's and Apple's, off unless set (docs/quotas.md)."
     },
     {
+      "name": "webhooks",
+      "description": "URLs that get each event of a project as a JSON POST (docs/webhooks.md)."
+    },
+    {
       "name": "clock"
     },
     {
@@ -1110,6 +1114,124 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/emulator/v1/webhooks": {
+      "get": {
+        "operationId": "listGlobalWebhooks",
+        "tags": [
+          "webhooks"
+        ],
+        "summary": "The webhooks of --webhook, which get every project's events",
+        "responses": {
+          "200": {
+            "description": "The webhooks.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookList"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/emulator/v1/projects/{project}/webhooks": {
+      "get": {
+        "operationId": "listWebhooks",
+        "tags": [
+          "webhooks"
+        ],
+        "summary": "The project's webhooks",
+        "responses": {
+          "200": {
+            "description": "The webhooks, oldest first.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookList"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "post": {
+        "operationId": "addWebhook",
+        "tags": [
+          "webhooks"
+        ],
+        "summary": "Adds a webhook that gets the project's events",
+        "description": "At most 8 per project and 64 in all (429 past them). A reset of the project or of the whole state, or an import, removes it.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WebhookRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The webhook.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Webhook"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/project"
+        }
+      ]
+    },
+    "/emulator/v1/projects/{project}/webhooks/{webhookId}": {
+      "delete": {
+        "operationId": "deleteWebhook",
+        "tags": [
+          "webhooks"
+        ],
+        "summary": "Removes a webhook; what it had queued is not sent",
+        "responses": {
+          "200": {
+            "description": "Done: an empty JSON object.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Empty"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/project"
+        },
+        {
+          "$ref": "#/components/parameters/webhookId"
+        }
+      ]
     }
   },
   "components": {
@@ -3334,6 +3456,91 @@ enum OpenAPIDocument {
             }
           ]
         }
+      },
+      "Webhook": {
+        "type": "object",
+        "description": "A webhook and what it did with its events.",
+        "required": [
+          "id",
+          "url",
+          "project",
+          "queued",
+          "delivered",
+          "failed",
+          "droppedQueueFull",
+          "lastError"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "`w-1`, `w-2`, ... in the order webhooks were added."
+          },
+          "url": {
+            "type": "string",
+            "description": "Where its events are posted."
+          },
+          "project": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The project whose events it gets; null for a `--webhook`, which gets every project's."
+          },
+          "queued": {
+            "type": "integer",
+            "description": "Events waiting or being sent now (at most 10000)."
+          },
+          "delivered": {
+            "type": "integer",
+            "description": "Events its URL answered with a 2xx."
+          },
+          "failed": {
+            "type": "integer",
+            "description": "Events given up after 5 tries."
+          },
+          "droppedQueueFull": {
+            "type": "integer",
+            "description": "Events dropped because its queue was full."
+          },
+          "lastError": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the last event given up failed."
+          }
+        }
+      },
+      "WebhookList": {
+        "type": "object",
+        "required": [
+          "webhooks"
+        ],
+        "properties": {
+          "webhooks": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Webhook"
+            }
+          }
+        }
+      },
+      "WebhookRequest": {
+        "type": "object",
+        "required": [
+          "url"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "url": {
+            "type": "string",
+            "description": "An absolute `http://` or `https://` URL (no user info)."
+          },
+          "caCertificate": {
+            "type": "string",
+            "description": "A PEM CA certificate that an `https://` URL's certificate must be signed by; without it, `--webhook-ca` or the system's trust store."
+          }
+        }
       }
     },
     "parameters": {
@@ -3382,6 +3589,15 @@ enum OpenAPIDocument {
         "schema": {
           "type": "string",
           "pattern": "^([-+]?[0-9]{1,18})?$"
+        }
+      },
+      "webhookId": {
+        "name": "webhookId",
+        "in": "path",
+        "required": true,
+        "description": "A webhook's id (`w-1`, `w-2`, ...).",
+        "schema": {
+          "type": "string"
         }
       }
     },
