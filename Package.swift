@@ -12,6 +12,8 @@ let package = Package(
     name: "push-emulator",
     products: [
         .executable(name: "push-emulator", targets: ["push-emulator"]),
+        // The emulator in a Swift backend's own tests (docs/testing.md, "Swift").
+        .library(name: "PushEmulatorTesting", targets: ["PushEmulatorTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -59,6 +61,7 @@ let package = Package(
                 "ByteCoding", "HTTPServer", "Locking", "PushCore", "Signatures",
             ]
         ),
+        .target(name: "PushEmulatorTesting", dependencies: ["ByteCoding", "HTTPServer", "Locking", "PushAPI", "PushCore"]),
         .executableTarget(
             name: "push-emulator",
             dependencies: [
@@ -72,6 +75,8 @@ let package = Package(
         // Also differential tests of PushCore's SHA-256 and HMAC against OpenSSL's.
         .testTarget(name: "SignaturesTests", dependencies: ["ByteCoding", "COpenSSL", "PushCore", "Signatures"]),
         .testTarget(name: "PushAPITests", dependencies: ["ByteCoding", "PushAPI", "Signatures"]),
+        // Only the library's public API, as a backend's tests would use it.
+        .testTarget(name: "PushEmulatorTestingTests", dependencies: ["PushEmulatorTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
