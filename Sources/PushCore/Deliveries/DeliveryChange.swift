@@ -25,13 +25,21 @@ public struct DeliveryChange: Sendable, Equatable {
 /// made are noted under the shard's lock and told once the lock is released.
 public final class DeliveryChangeListener: Sendable {
     private let audience = Atomic<Int>(0)
-    private let listener = Locked<(@Sendable (_ project: String, _ changes: [DeliveryChange]) -> Void)?>(nil)
+    /// In a box: a closure kept in a generic lock's value is wrapped in a conversion thunk each
+    /// time the lock's body takes it in and out, and the thunks piled up, one per change told.
+    private let listener = Locked<Listener?>(nil)
+
+    private final class Listener: Sendable {
+        let hear: @Sendable (_ project: String, _ changes: [DeliveryChange]) -> Void
+        init(_ hear: @escaping @Sendable (_ project: String, _ changes: [DeliveryChange]) -> Void) { self.hear = hear }
+    }
 
     init() {}
 
     /// Sets what hears the changes of every project (once, before the first request).
     public func listen(_ listener: @escaping @Sendable (_ project: String, _ changes: [DeliveryChange]) -> Void) {
-        self.listener.withLock { $0 = listener }
+        let boxed = Listener(listener)
+        self.listener.withLock { $0 = boxed }
     }
 
     /// Counts `count` more (or, negative, fewer) listeners: changes are noted while there is one.
@@ -45,6 +53,6 @@ public final class DeliveryChangeListener: Sendable {
     /// Tells the listener of `changes` in `project`; called with no lock of the core held.
     func tell(project: String, _ changes: [DeliveryChange]) {
         guard !changes.isEmpty, let listener = listener.withLock({ $0 }) else { return }
-        listener(project, changes)
+        listener.hear(project, changes)
     }
 }
