@@ -38,7 +38,9 @@ final class EventFeed: Sendable {
         self.webhooks = webhooks
         audience = core.deliveryChanges
         core.deliveryChanges.listen { [weak self] project, changes in
-            guard let self else { return }
+            // A collapse on every push to an offline device: with only full webhooks to tell,
+            // each is counted dropped and no event is made.
+            guard let self, wantsEvent(of: project, count: changes.count) else { return }
             for change in changes { publish(.delivery(project: project, change)) }
         }
     }
@@ -46,10 +48,10 @@ final class EventFeed: Sendable {
     /// Whether anybody watches, a read waits, or a webhook is set: routes skip building events otherwise.
     var isWatched: Bool { watcherCount.load(ordering: .relaxed) > 0 || logWaiters.isWaiting || webhooks.isActive }
 
-    /// `isWatched` for an event of `project`, asked by the sends: a webhook whose queue is full
-    /// counts the event dropped and does not make it wanted (`Webhooks.wants`).
-    func wantsEvent(of project: String) -> Bool {
-        watcherCount.load(ordering: .relaxed) > 0 || logWaiters.isWaiting || webhooks.wants(project: project)
+    /// `isWatched` for `count` events of `project`, asked by the sends: a webhook whose queue is
+    /// full counts the events dropped and does not make them wanted (`Webhooks.wants`).
+    func wantsEvent(of project: String, count: Int = 1) -> Bool {
+        watcherCount.load(ordering: .relaxed) > 0 || logWaiters.isWaiting || webhooks.wants(project: project, count: count)
     }
 
     /// Adds `stream` as a watcher of `project`'s events (nil: all); false when
@@ -211,9 +213,10 @@ struct FeedEvent: Sendable {
 
     /// The clock moved or was reset.
     static func clock(_ clock: EmulatorClock) -> FeedEvent {
-        FeedEvent("clock", project: nil, [
-            ("now", .string(clock.now.rfc3339)), ("offsetSeconds", .number(String(clock.offsetSeconds))),
-        ])
+        // Read now: the clock's `now` runs on, and a webhook writes its event later.
+        let now = clock.now.rfc3339
+        let offset = String(clock.offsetSeconds)
+        return FeedEvent("clock", project: nil, [("now", .string(now)), ("offsetSeconds", .number(offset))])
     }
 
     /// A project was reset (`change: "reset"`), or a fault added or deleted (`faultAdded`,

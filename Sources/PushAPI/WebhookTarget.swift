@@ -88,9 +88,9 @@ final class WebhookTarget: Sendable {
         thread.stop(waiting: false)
     }
 
-    /// Counts an event dropped, unmade, because the queue was full.
-    func skip() {
-        skipped.add(1, ordering: .relaxed)
+    /// Counts `count` events dropped, unmade, because the queue was full.
+    func skip(_ count: Int) {
+        skipped.add(count, ordering: .relaxed)
     }
 
     /// Its counts since it was added.

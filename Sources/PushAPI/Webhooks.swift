@@ -41,12 +41,12 @@ final class Webhooks: Sendable {
     /// Whether there is any target (one atomic load).
     var isActive: Bool { count.load(ordering: .relaxed) > 0 }
 
-    /// Whether an event of `project` would be queued by some target: false when none gets the
-    /// project's events, or every one that does has a full queue, in which case each counts the
-    /// event dropped. A send asks before it makes its event, so that a webhook that hangs or
+    /// Whether `count` events of `project` would be queued by some target: false when none gets
+    /// the project's events, or every one that does has a full queue, in which case each counts
+    /// the events dropped. A send asks before it makes its event, so that a webhook that hangs or
     /// keeps failing (its queue full) costs a send a lock and a count, not an event made and
     /// thrown away.
-    func wants(project: String) -> Bool {
+    func wants(project: String, count: Int = 1) -> Bool {
         guard isActive else { return false }
         return state.withLock { state in
             var wanted = false
@@ -55,7 +55,7 @@ final class Webhooks: Sendable {
                 wanted = true
             }
             guard wanted else { return false }
-            for target in state.targets where target.project == nil || target.project == project { target.skip() }
+            for target in state.targets where target.project == nil || target.project == project { target.skip(count) }
             return false
         }
     }

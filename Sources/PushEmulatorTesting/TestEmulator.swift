@@ -1,4 +1,7 @@
 import ByteCoding
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPServer
 import Locking
 import PushAPI
@@ -46,6 +49,8 @@ public final class TestEmulator: Sendable {
 
     /// Starts an emulator: `threads` event loops, sends to `project` unless a call names another.
     public static func start(project: String = "test", threads: Int = 1) throws -> TestEmulator {
+        // A peer that closes while a TLS write is under way must not end the test process.
+        signal(SIGPIPE, SIG_IGN)
         let authority = try CertificateAuthority(directory: nil, names: ["localhost", "127.0.0.1", "::1"] + InterceptedHosts.names)
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"

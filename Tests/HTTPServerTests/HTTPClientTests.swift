@@ -60,7 +60,8 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(secure.port, 443)
         XCTAssertTrue(secure.usesTLS)
         XCTAssertEqual(try HTTPClientURL("http://h?q").target, "/?q")
-        for text in ["ftp://x", "http://", "http://:80/", "http://x:0/", "http://x:70000/", "http://u@x/", "http://[::1/", "x"] {
+        for text in ["ftp://x", "http://", "http://:80/", "http://x:0/", "http://x:70000/", "http://u@x/", "http://[::1/", "x",
+                     "http://h/a b", "http://h/a\r\nX: y", "http://h/é"] {
             XCTAssertThrowsError(try HTTPClientURL(text), text)
         }
     }

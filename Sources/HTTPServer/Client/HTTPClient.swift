@@ -35,6 +35,7 @@ public final class HTTPClient: @unchecked Sendable {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw HTTPClientError(TLSError("SSL_CTX_new").description) }
         self.context = context
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        _ = CShims_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
         // A server that closes without close_notify ends the answer (read to the end), as most do.
         SSL_CTX_set_options(context, CShims_SSL_OP_IGNORE_UNEXPECTED_EOF())
         switch trust {
@@ -140,10 +141,14 @@ private final class TLSChannel: ClientChannel {
         SSL_set1_host(ssl, host)
         let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
         SSL_set_alpn_protos(ssl, alpn, UInt32(alpn.count))
+        // OpenSSL's error queue is the thread's: what an earlier request left would make this
+        // one's errors (and its clean end of stream) read as failures.
+        ERR_clear_error()
         let result = SSL_connect(ssl)
         guard result == 1 else {
             let verify = SSL_get_verify_result(ssl)
             if verify != X509_V_OK {
+                ERR_clear_error()
                 throw HTTPClientError("the TLS certificate of \(host) is not trusted: \(String(cString: X509_verify_cert_error_string(Int(verify))))")
             }
             throw failure("the TLS handshake with \(host)", result)
@@ -151,13 +156,15 @@ private final class TLSChannel: ClientChannel {
     }
 
     deinit {
-        SSL_shutdown(ssl)
+        if SSL_is_init_finished(ssl) == 1 { SSL_shutdown(ssl) }
+        ERR_clear_error()
         SSL_free(ssl)
     }
 
     func write(_ bytes: [UInt8]) throws(HTTPClientError) {
         var sent = 0
         while sent < bytes.count {
+            ERR_clear_error()
             let result = bytes[sent...].withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
             guard result > 0 else { throw failure("sending the request", result) }
             sent += Int(result)
@@ -166,6 +173,7 @@ private final class TLSChannel: ClientChannel {
 
     func read() throws(HTTPClientError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 16_384)
+        ERR_clear_error()
         let result = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
         if result > 0 { return Array(buffer[..<Int(result)]) }
         let code = SSL_get_error(ssl, result)

@@ -15,6 +15,10 @@ public struct HTTPClientURL: Sendable, Equatable, CustomStringConvertible {
     /// Parses `text`; throws with the reason when it is not an absolute http or https URL.
     public init(_ text: String) throws(HTTPClientError) {
         description = text
+        // Only what may stand in a request line: no spaces, controls or bytes beyond ASCII.
+        guard text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw HTTPClientError("\(text): a URL has no spaces, control characters or non-ASCII bytes (percent-encode them)")
+        }
         let rest: Substring
         if text.lowercased().hasPrefix("http://") {
             usesTLS = false

@@ -69,6 +69,9 @@ public struct Delivery: Sendable, Equatable {
     /// The current state.
     public var state: DeliveryState { laterTransitions.last?.state ?? .pending }
 
+    /// The last change of state, if it changed since `pending` (without building `history`).
+    var lastTransition: DeliveryTransition? { laterTransitions.last }
+
     /// `apns-collapse-id`, or the Android or web message's collapse key, if any.
     public var collapseID: String? { platformMessage.map(\.collapseKey) ?? notification.collapseID }
 

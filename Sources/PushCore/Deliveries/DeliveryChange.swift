@@ -11,8 +11,20 @@ public struct DeliveryChange: Sendable, Equatable {
     public let token: String
     /// The state it entered.
     public let state: DeliveryState
+    /// The history's entry for the change: its reason is put in words only when read (a
+    /// collapse on every APNs push to an offline device would otherwise make them each time).
+    let transition: DeliveryTransition?
+
     /// Why, as its history says (`replaced by d-18`, `offlineTooLong`, ...).
-    public let reason: String?
+    public var reason: String? { transition?.reason }
+
+    /// A change of the delivery `number` to `token` into `state`, for the history entry `transition`.
+    init(number: Int, token: String, state: DeliveryState, transition: DeliveryTransition?) {
+        self.number = number
+        self.token = token
+        self.state = state
+        self.transition = transition
+    }
 
     /// Whether a change to `state` is one told here.
     static func isTold(_ state: DeliveryState) -> Bool {

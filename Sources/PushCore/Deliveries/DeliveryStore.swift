@@ -122,7 +122,7 @@ struct DeliveryStore: Sendable {
         let state = Self.state(of: &deliveries[position])
         guard state != oldState, DeliveryChange.isTold(state) else { return }
         let delivery = deliveries[position]
-        changes?.append(DeliveryChange(number: delivery.number, token: delivery.token, state: state, reason: delivery.history.last?.reason))
+        changes?.append(DeliveryChange(number: delivery.number, token: delivery.token, state: state, transition: delivery.lastTransition))
     }
 
     /// The state of `delivery`, read in place.

@@ -77,7 +77,7 @@ final class DeliveryChangeTests: XCTestCase {
         let listener = DeliveryChangeListener()
         let heard = Locked(0)
         listener.listen { _, changes in heard.withLock { $0 += changes.count } }
-        let change = DeliveryChange(number: 1, token: "t", state: .collapsed, reason: nil)
+        let change = DeliveryChange(number: 1, token: "t", state: .collapsed, transition: nil)
         // Deep enough that a pile of thunks would overflow the stack.
         for _ in 0..<300_000 { listener.tell(project: "p", [change]) }
         XCTAssertEqual(heard.withLock { $0 }, 300_000)
