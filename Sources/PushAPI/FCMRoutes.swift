@@ -87,19 +87,15 @@ struct FCMRoutes {
         switch consume outcome {
         case .accepted(let sent):
             // Built only while somebody watches: a send pays nothing else for the feed.
-            if let watchedTarget, events.wantsEvent(of: project) { publish(sent, target: watchedTarget, project: project, to: events) }
+            if let watchedTarget, events.wantsEvent(of: project) {
+                events.publish(.message(project: project, sent, origin: .fcm, target: watchedTarget))
+            }
             return Self.name(sent.messageName)
         case .unreachable(let reason): return GoogleErrorResponse.make(.fcm(reason))
         case .rejected(let error): return GoogleErrorResponse.make(error)
         case .exhausted(let exhausted): return GoogleErrorResponse.make(exhausted.googleError)
         case .throttled(let kind, let token): return throttled(kind, core: core, project: project, token: token)
         }
-    }
-
-    /// Tells the feed of a send. Apart from `perform`, which stays small enough to be inlined
-    /// where it is called: out of line, it copied the whole request on every send.
-    private static func publish(_ sent: SentMessage, target: MessageTarget, project: String, to events: EventFeed) {
-        events.publish(.message(project: project, sent, origin: .fcm, target: target))
     }
 
     /// FCM's 429 for the limit that refused a send (docs/quotas.md).

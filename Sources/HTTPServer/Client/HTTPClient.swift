@@ -82,8 +82,8 @@ public final class HTTPClient: @unchecked Sendable {
         var received: [UInt8] = []
         while true {
             let chunk = try channel.read()
-            if let response = try HTTPResponseParser.response(in: received + chunk, ended: chunk.isEmpty) { return response }
             received += chunk
+            if let response = try HTTPResponseParser.response(in: received, ended: chunk.isEmpty) { return response }
         }
     }
 }
