@@ -13,6 +13,7 @@ long CShims_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bi
 EVP_PKEY *CShims_EVP_EC_gen_P256(void) { return EVP_EC_gen("P-256"); }
 void CShims_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
 int CShims_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
+int CShims_pthread_timedjoin(pthread_t thread, const struct timespec *deadline) { return pthread_timedjoin_np(thread, NULL, deadline); }
 long CShims_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert) { return SSL_CTX_add1_chain_cert(ctx, cert); }
 uint64_t CShims_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 uint64_t CShims_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }

@@ -83,9 +83,10 @@ final class WebhookTarget: Sendable {
         if wake { thread.wake() }
     }
 
-    /// Stops its thread; what is queued is not sent. A request under way ends on its own.
-    func stop() {
-        thread.stop(waiting: false)
+    /// Stops the targets' threads; what is queued is not sent. Waits up to `milliseconds` for
+    /// them to end (0 on a request's path); a request under way then ends on its own.
+    static func stop(_ targets: [WebhookTarget], waitingAtMostMilliseconds milliseconds: Int) {
+        BackgroundThread.stop(targets.map(\.thread), waitingAtMostMilliseconds: milliseconds)
     }
 
     /// Counts `count` events dropped, unmade, because the queue was full.

@@ -111,8 +111,10 @@ final class Webhooks: Sendable {
         remove { target in target.project != nil && (project == nil || target.project == project) }
     }
 
+    /// Removes the targets that match and stops their threads, waiting up to `milliseconds` for
+    /// them to end: none on a request's path, where a request under way ends on its own.
     @discardableResult
-    private func remove(where matches: (WebhookTarget) -> Bool) -> Int {
+    private func remove(waitingAtMostMilliseconds milliseconds: Int = 0, where matches: (WebhookTarget) -> Bool) -> Int {
         let removed = state.withLock { state in
             let removed = state.targets.filter(matches)
             state.targets.removeAll(where: matches)
@@ -121,13 +123,15 @@ final class Webhooks: Sendable {
             audience.addAudience(-removed.count)
             return removed
         }
-        for target in removed { target.stop() }
+        WebhookTarget.stop(removed, waitingAtMostMilliseconds: milliseconds)
         return removed.count
     }
 
-    /// Stops every target (at shutdown).
+    /// Stops every target at shutdown, waiting up to a second for their threads to end, so that
+    /// they end before the process does; a request under way longer than that is cut off by the
+    /// exit.
     func stopAll() {
-        remove { _ in true }
+        remove(waitingAtMostMilliseconds: 1_000) { _ in true }
     }
 
     /// Counts of every target since the start, and the events queued now (`/metrics`).

@@ -117,22 +117,5 @@ final class HTTPClientTests: XCTestCase {
         }
     }
 
-    func testABackgroundThreadSleepsUntilWokenOrStopped() {
-        let woken = Atomic<Int>(0)
-        let thread = BackgroundThread.start { thread in
-            while !thread.isStopped {
-                if thread.sleep(milliseconds: 60_000), !thread.isStopped { woken.add(1, ordering: .relaxed) }
-            }
-        }
-        thread.wake()
-        let deadline = milliseconds() + 30_000
-        while woken.load(ordering: .relaxed) == 0, milliseconds() < deadline { usleep(1000) }
-        XCTAssertEqual(woken.load(ordering: .relaxed), 1)
-        // Woken by the stop, not a minute later.
-        let stopping = milliseconds()
-        thread.stop()
-        XCTAssertLessThan(milliseconds() - stopping, 30_000)
-    }
-
     private func milliseconds() -> Int { Int(MonotonicClock.now() / 1_000_000) }
 }

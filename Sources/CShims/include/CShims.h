@@ -9,6 +9,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 
 int CShims_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
 int CShims_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version);
@@ -25,6 +26,10 @@ uint64_t CShims_SSL_OP_CIPHER_SERVER_PREFERENCE(void);
 uint64_t CShims_SSL_OP_IGNORE_UNEXPECTED_EOF(void);
 /// accept4(2) is only declared under _GNU_SOURCE.
 int CShims_accept4(int fd, int flags);
+/// pthread_timedjoin_np(3) (only declared under _GNU_SOURCE): waits until `deadline` (CLOCK_REALTIME)
+/// for a thread to end, its thread-specific destructors run. Not pthread_clockjoin_np: the
+/// sanitizers see only the older call.
+int CShims_pthread_timedjoin(pthread_t thread, const struct timespec *deadline);
 /// Returns freed memory to the system: tcmalloc's MallocExtension_ReleaseFreeMemory when the
 /// process runs on tcmalloc (found at run time, so sanitizer builds without it link too), else
 /// glibc's malloc_trim(0).
