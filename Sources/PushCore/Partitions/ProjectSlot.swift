@@ -138,14 +138,29 @@ final class ProjectSlot: Sendable {
     /// totals; nil once the project was removed.
     func withWholeProject<Result>(_ body: (inout ProjectState) -> Result) -> Result? {
         guard changes.isListening else { return withWholeProject(counting: body) }
+        guard let (result, changed) = withWholeProjectKeepingChanges(body) else { return nil }
+        tell(changed)
+        return result
+    }
+
+    /// `withWholeProject` that hands back the delivery changes it noted (none while nobody
+    /// listens) instead of telling them: for a caller that holds other core locks (the
+    /// directory's stripes), which tells them with `tell` once it has released those.
+    func withWholeProjectKeepingChanges<Result>(_ body: (inout ProjectState) -> Result) -> (result: Result, changes: [DeliveryChange])? {
+        guard changes.isListening else { return withWholeProject(counting: body).map { ($0, []) } }
         var changed: [DeliveryChange] = []
         let result = withWholeProject(counting: { project -> Result in
             for index in project.shards.indices { project.shards[index].deliveries.startRecording() }
             defer { for index in project.shards.indices { changed += project.shards[index].deliveries.takeChanges() } }
             return body(&project)
         })
+        return result.map { ($0, changed) }
+    }
+
+    /// Tells the listener of `changed`, kept by `withWholeProjectKeepingChanges`; called with
+    /// no core lock held.
+    func tell(_ changed: [DeliveryChange]) {
         changes.tell(project: id, changed)
-        return result
     }
 
     private func withWholeProject<Result>(counting body: (inout ProjectState) -> Result) -> Result? {

@@ -50,21 +50,28 @@ extension PushEmulatorCore {
     /// counters are read last, so they are past every copied id and number. The locks are
     /// released before anything is written out, so a slow reader holds none. One project at a
     /// time, not all at once: ThreadSanitizer gives up on a thread holding more than 64 locks (this
-    /// holds the 16 stripes and one project's 17).
+    /// holds the 16 stripes and one project's 17). The expiries it makes are told once every lock
+    /// is released, as every change is.
     private func consistentCopy() -> (
         projects: [ProjectState], clock: EmulatorClock, now: Timestamp, nextMessageID: UInt64, nextDeliveryNumber: Int
     ) {
-        directory.withEveryStripeLocked { slots in
+        let (copy, expired) = directory.withEveryStripeLocked { slots in
             let clock = self.clock
             let now = clock.now
-            let copies = slots.compactMap { slot in
-                slot.withWholeProject { project -> ProjectState in
+            var expired: [(ProjectSlot, [DeliveryChange])] = []
+            let copies = slots.compactMap { slot -> ProjectState? in
+                let copied = slot.withWholeProjectKeepingChanges({ project -> ProjectState in
                     project.expireDue(at: now)
                     return project
-                }
+                })
+                guard let copied else { return nil }
+                if !copied.changes.isEmpty { expired.append((slot, copied.changes)) }
+                return copied.result
             }
-            return (copies, clock, now, counters.upcomingMessageID, counters.upcomingDeliveryNumber)
+            return ((copies, clock, now, counters.upcomingMessageID, counters.upcomingDeliveryNumber), expired)
         }
+        for (slot, changes) in expired { slot.tell(changes) }
+        return copy
     }
 
     /// `exportState()` serialized.

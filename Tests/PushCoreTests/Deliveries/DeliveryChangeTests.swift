@@ -1,4 +1,5 @@
 import ByteCoding
+import Dispatch
 import Locking
 @testable import PushCore
 import XCTest
@@ -81,6 +82,35 @@ final class DeliveryChangeTests: XCTestCase {
         // Deep enough that a pile of thunks would overflow the stack.
         for _ in 0..<300_000 { listener.tell(project: "p", [change]) }
         XCTAssertEqual(heard.withLock { $0 }, 300_000)
+    }
+
+    /// A state export expires what is due while it holds every stripe; it told those expiries
+    /// there, so a listener that reached the core (a webhook's queue, a stream) waited on the
+    /// export's locks. Here the listener registers a device in another project from another
+    /// thread, which takes a stripe, and waits up to 30 s for it.
+    func testAnExportTellsItsExpiriesWithNoLockHeld() throws {
+        let core = makeCore()
+        _ = try core.registerDevice(project: "demo", DeviceRegistration(platform: .android, token: "android-1")).get()
+        let reachedTheCore = Locked<[Bool]>([])
+        core.deliveryChanges.listen { _, changes in
+            guard changes.contains(where: { $0.state == .expired }) else { return }
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                _ = core.registerDevice(project: "elsewhere", DeviceRegistration(platform: .android, token: "android-2"))
+                done.signal()
+            }
+            let reached = done.wait(timeout: .now() + 30) == .success
+            reachedTheCore.withLock { $0.append(reached) }
+        }
+        core.deliveryChanges.addAudience(1)
+        let json = #"{"message":{"token":"android-1","data":{"k":"v"},"android":{"ttl":"60s"}}}"#
+        let body = Array(json.utf8)
+        guard case .accepted = core.send(project: "demo", message: try FCMSendRequest(body: body).message, requestBody: body) else {
+            return XCTFail("not accepted")
+        }
+        core.advanceClock(seconds: 61)
+        _ = core.exportState()
+        XCTAssertEqual(reachedTheCore.withLock { $0 }, [true])
     }
 
     func testNothingIsNotedWithoutAnAudience() throws {
