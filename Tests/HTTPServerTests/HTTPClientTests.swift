@@ -117,5 +117,20 @@ final class HTTPClientTests: XCTestCase {
         }
     }
 
+    /// A name may have several addresses (IPv6 and IPv4) and the server listen on one: each is
+    /// tried in turn. Only the first was tried before.
+    func testAConnectionTriesEachAddressInTurn() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: Socket.claimPort(host: "127.0.0.1", port: 0))
+        defer { Socket.close(listener) }
+        let port = try Socket.localPort(listener)
+        let refusing = try SocketAddress.resolve(host: "127.0.0.1", port: 1)
+        let listening = try SocketAddress.resolve(host: "127.0.0.1", port: port)
+        let fd = try Socket.connect(to: [refusing, listening], timeoutSeconds: 5)
+        Socket.close(fd)
+        XCTAssertThrowsError(try Socket.connect(to: [refusing], timeoutSeconds: 5)) { error in
+            XCTAssertTrue("\(error)".contains("127.0.0.1:1"), "\(error)")
+        }
+    }
+
     private func milliseconds() -> Int { Int(MonotonicClock.now() / 1_000_000) }
 }

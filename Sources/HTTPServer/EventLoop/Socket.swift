@@ -70,10 +70,29 @@ enum Socket {
         try syscall("recv(MSG_PEEK)") { Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_PEEK)) }
     }
 
-    /// Opens a blocking connection to `host:port`; reads and writes on it give up after
-    /// `timeoutSeconds` (a health probe's client, not the server's).
+    /// Opens a blocking connection to `host:port`, to each address of the name in turn until one
+    /// takes it; reads and writes on it give up after `timeoutSeconds` (the emulator's own client,
+    /// not the server's).
     static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(SystemError) -> Int32 {
-        let address = try SocketAddress.resolve(host: host, port: port)
+        try connect(to: SocketAddress.resolveAll(host: host, port: port), timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Connects to the first of `addresses` that takes the connection, each tried in turn with
+    /// its own timeout (a name with an IPv6 and an IPv4 address, and a server on only one of
+    /// them); throws the last one's error when none does.
+    static func connect(to addresses: [SocketAddress], timeoutSeconds: Int) throws(SystemError) -> Int32 {
+        var failure = SystemError(call: "connect: no address", errno: EADDRNOTAVAIL)
+        for address in addresses {
+            do {
+                return try connect(to: address, timeoutSeconds: timeoutSeconds)
+            } catch {
+                failure = error
+            }
+        }
+        throw failure
+    }
+
+    private static func connect(to address: SocketAddress, timeoutSeconds: Int) throws(SystemError) -> Int32 {
         let fd = try blockingSyscall("socket") {
             Glibc.socket(Int32(address.family), Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         }
@@ -85,7 +104,7 @@ enum Socket {
                 }
             }
             _ = try address.withSockAddr { pointer, length throws(SystemError) in
-                try blockingSyscall("connect \(host):\(port)") { Glibc.connect(fd, pointer, length) }
+                try blockingSyscall("connect \(address)") { Glibc.connect(fd, pointer, length) }
             }
         } catch {
             Glibc.close(fd)
@@ -181,8 +200,14 @@ struct SocketAddress: CustomStringConvertible {
     }
 
     /// Parses a numeric address, or resolves `localhost` to 127.0.0.1 and other names through the
-    /// system's resolver (a webhook's host in a compose network, say).
+    /// system's resolver (a webhook's host in a compose network, say): the first address.
     static func resolve(host: String, port: UInt16) throws(SystemError) -> SocketAddress {
+        // `resolveAll` throws rather than answer none.
+        try resolveAll(host: host, port: port)[0]
+    }
+
+    /// `resolve`'s addresses, every one the resolver gives for a name, in its order.
+    static func resolveAll(host: String, port: UInt16) throws(SystemError) -> [SocketAddress] {
         var storage = sockaddr_storage()
         let name = host == "localhost" ? "127.0.0.1" : host.trimmingBrackets
         var v4 = in_addr()
@@ -206,29 +231,41 @@ struct SocketAddress: CustomStringConvertible {
         } else {
             return try lookUp(name, port: port)
         }
-        return SocketAddress(storage: storage)
+        return [SocketAddress(storage: storage)]
     }
 
-    /// The first address `getaddrinfo` gives for `name`.
-    private static func lookUp(_ name: String, port: UInt16) throws(SystemError) -> SocketAddress {
+    /// The addresses `getaddrinfo` gives for `name`, each once, in its order (at least one).
+    private static func lookUp(_ name: String, port: UInt16) throws(SystemError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(name, nil, &hints, &results)
-        guard status == 0, let first = results else {
+        guard status == 0, results != nil else {
             throw SystemError(call: "getaddrinfo \(name): \(String(cString: gai_strerror(status)))", errno: EINVAL)
         }
         defer { freeaddrinfo(results) }
-        var storage = sockaddr_storage()
-        withUnsafeMutableBytes(of: &storage) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+        var addresses: [SocketAddress] = []
+        var next = results
+        while let entry = next {
+            next = entry.pointee.ai_next
+            let family = Int32(entry.pointee.ai_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            var storage = sockaddr_storage()
+            withUnsafeMutableBytes(of: &storage) { target in
+                target.copyMemory(from: UnsafeRawBufferPointer(start: entry.pointee.ai_addr, count: Int(entry.pointee.ai_addrlen)))
+            }
+            withUnsafeMutablePointer(to: &storage) { pointer in
+                // The port sits at the same place in sockaddr_in and sockaddr_in6.
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = port.bigEndian }
+            }
+            let address = SocketAddress(storage: storage)
+            if !addresses.contains(where: { $0.description == address.description }) { addresses.append(address) }
         }
-        withUnsafeMutablePointer(to: &storage) { pointer in
-            // The port sits at the same place in sockaddr_in and sockaddr_in6.
-            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = port.bigEndian }
+        guard !addresses.isEmpty else {
+            throw SystemError(call: "getaddrinfo \(name): no IPv4 or IPv6 address", errno: EINVAL)
         }
-        return SocketAddress(storage: storage)
+        return addresses
     }
 
     func withSockAddr<Result>(
