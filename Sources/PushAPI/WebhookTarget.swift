@@ -169,7 +169,7 @@ final class WebhookTarget: Sendable {
                 failure = "\(url): \(error)"
             }
             guard attempt < maximumAttempts else { break }
-            thread.sleep(milliseconds: backoff)
+            thread.pause(milliseconds: backoff)
             guard !thread.isStopped else { break }
             backoff *= 2
         }

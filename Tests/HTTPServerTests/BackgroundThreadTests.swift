@@ -76,6 +76,24 @@ final class BackgroundThreadTests: XCTestCase {
         thread.stop()
     }
 
+    /// A webhook's pause between tries: a wake left on the semaphore (one posted while the
+    /// thread was busy) cut the first pause short; a stop still ends it at once.
+    func testAPauseLastsItsTimeUnlessStopped() {
+        let paused = Atomic<Int>(-1)
+        let thread = BackgroundThread.start { thread in
+            thread.wake()
+            let started = MonotonicClock.now()
+            thread.pause(milliseconds: 200)
+            paused.store(Int((MonotonicClock.now() - started) / 1_000_000), ordering: .relaxed)
+            thread.pause(milliseconds: 600_000)
+        }
+        XCTAssertTrue(poll { paused.load(ordering: .relaxed) >= 0 })
+        XCTAssertGreaterThanOrEqual(paused.load(ordering: .relaxed), 200)
+        let stopping = milliseconds()
+        thread.stop()
+        XCTAssertLessThan(milliseconds() - stopping, 30_000)
+    }
+
     /// Polls `condition` for up to 30 s (a busy machine is slow); its last answer.
     private func poll(_ condition: () -> Bool) -> Bool {
         let deadline = milliseconds() + 30_000

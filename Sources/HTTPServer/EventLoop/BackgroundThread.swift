@@ -73,6 +73,18 @@ public final class BackgroundThread: @unchecked Sendable {
     @discardableResult
     public func sleep(milliseconds: Int) -> Bool {
         var deadline = Self.deadline(afterMilliseconds: milliseconds)
+        return waitForWake(until: &deadline)
+    }
+
+    /// Sleeps the whole of `milliseconds` unless stopped, whatever else wakes it: a pause
+    /// between tries, which a wake left from an earlier sleep must not cut short. Called on the
+    /// thread itself.
+    public func pause(milliseconds: Int) {
+        var deadline = Self.deadline(afterMilliseconds: milliseconds)
+        while waitForWake(until: &deadline), !isStopped {}
+    }
+
+    private func waitForWake(until deadline: inout timespec) -> Bool {
         while true {
             if sem_timedwait(semaphore, &deadline) == 0 { return true }
             if errno != EINTR { return false }
