@@ -45,6 +45,8 @@ final class WebhookTarget: Sendable {
         var idle = false
         var counts = WebhookCounts()
         var lastError: String?
+        /// Once removed: where its counts went, and where what it still settles goes.
+        var retiredInto: RetiredWebhookCounts?
     }
 
     init(id: String, url: HTTPClientURL, project: String?, client: HTTPClient) {
@@ -87,6 +89,17 @@ final class WebhookTarget: Sendable {
     /// them to end (0 on a request's path); a request under way then ends on its own.
     static func stop(_ targets: [WebhookTarget], waitingAtMostMilliseconds milliseconds: Int) {
         BackgroundThread.stop(targets.map(\.thread), waitingAtMostMilliseconds: milliseconds)
+    }
+
+    /// Adds its counts to `retired`, and from now on what it settles too (the request under way
+    /// when it was removed): called once, as it leaves the list of webhooks.
+    func retire(into retired: RetiredWebhookCounts) {
+        state.withLock { state in
+            state.retiredInto = retired
+            var counts = state.counts
+            counts.queueFull += skipped.load(ordering: .relaxed)
+            retired.add(counts)
+        }
     }
 
     /// Counts `count` events dropped, unmade, because the queue was full.
@@ -141,12 +154,10 @@ final class WebhookTarget: Sendable {
                     // Room again once the first event of a full queue is settled.
                     if state.queued.count + state.inFlight == Self.queueCapacity { fullness.isFull.store(false, ordering: .relaxed) }
                     state.inFlight -= 1
-                    if let error {
-                        state.counts.failed += 1
-                        state.lastError = error
-                    } else {
-                        state.counts.delivered += 1
-                    }
+                    let settled = error == nil ? WebhookCounts(delivered: 1) : WebhookCounts(failed: 1)
+                    state.counts = state.counts + settled
+                    if let error { state.lastError = error }
+                    state.retiredInto?.add(settled)
                 }
             }
         }
@@ -175,6 +186,18 @@ final class WebhookTarget: Sendable {
         }
         return "\(failure) (\(maximumAttempts) tries)"
     }
+}
+
+/// What removed webhooks did, for `/metrics`: a webhook adds its counts as it is removed, and
+/// then what its thread still settles.
+final class RetiredWebhookCounts: Sendable {
+    private let counts = Locked(WebhookCounts())
+
+    func add(_ more: WebhookCounts) {
+        counts.withLock { $0 = $0 + more }
+    }
+
+    var total: WebhookCounts { counts.withLock { $0 } }
 }
 
 /// What a webhook did with its events.

@@ -20,11 +20,11 @@ final class Webhooks: Sendable {
     private struct State {
         var targets: [WebhookTarget] = []
         var nextNumber = 1
-        /// What removed targets did, so that `/metrics` keeps counting them.
-        var retired = WebhookCounts()
     }
 
     private let state = Locked(State())
+    /// What removed targets did, so that `/metrics` keeps counting them.
+    private let retired = RetiredWebhookCounts()
     private let count = Atomic<Int>(0)
     /// The trust for `https://` targets that bring no CA of their own (`--webhook-ca`, else the
     /// system's store).
@@ -118,7 +118,7 @@ final class Webhooks: Sendable {
         let removed = state.withLock { state in
             let removed = state.targets.filter(matches)
             state.targets.removeAll(where: matches)
-            for target in removed { state.retired = state.retired + target.counts }
+            for target in removed { target.retire(into: retired) }
             count.store(state.targets.count, ordering: .relaxed)
             audience.addAudience(-removed.count)
             return removed
@@ -136,8 +136,9 @@ final class Webhooks: Sendable {
 
     /// Counts of every target since the start, and the events queued now (`/metrics`).
     var totals: (counts: WebhookCounts, queued: Int) {
-        let (targets, retired) = state.withLock { ($0.targets, $0.retired) }
-        var counts = retired
+        // Together, under the list's lock, which a removal holds as it retires a target.
+        let (targets, retiredCounts) = state.withLock { ($0.targets, retired.total) }
+        var counts = retiredCounts
         var queued = 0
         for target in targets {
             counts = counts + target.counts

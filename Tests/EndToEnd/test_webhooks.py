@@ -22,7 +22,7 @@ PROJECT = "hooks"
 class Receiver:
     """A local HTTP(S) server that records each POST's JSON body and headers and answers `status`."""
 
-    def __init__(self, status=200, tls=None):
+    def __init__(self, status=200, tls=None, gate=None):
         self.events = []
         self.headers = []
         self.attempts = 0
@@ -33,6 +33,8 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 receiver.attempts += 1
+                if gate:
+                    gate.wait(30)
                 if receiver.status == 200:
                     receiver.events.append(json.loads(body))
                     receiver.headers.append(dict(self.headers))
@@ -265,6 +267,22 @@ def test_the_admin_api_checks_and_resets_webhooks(emulator, receiver):
     # Set for the project, so gone with it.
     assert api.call("DELETE", f"/emulator/v1/projects/{api.project}")[0] == 200
     assert api.call("GET", base) == (200, {"webhooks": []})
+
+
+def test_an_event_under_way_when_its_webhook_is_removed_is_still_counted(emulator, receiver):
+    api = Api(emulator.http, project=PROJECT + "-removed")
+    gate = threading.Event()
+    target = receiver(gate=gate)
+    hook = add_webhook(api, target.url)
+    delivered = lambda: metric(emulator, "push_emulator_webhook_events_total", '{outcome="delivered"}')
+    before = delivered()
+    api.register(platform="android", packageName="com.example.hooks")
+    # The event's request is under way, held by the receiver, when the webhook is deleted.
+    assert wait_until(lambda: target.attempts == 1)
+    assert api.call("DELETE", f"/emulator/v1/projects/{api.project}/webhooks/{hook['id']}") == (200, {})
+    gate.set()
+    assert wait_until(lambda: delivered() == before + 1), (before, delivered())
+    assert target.types() == ["device"]
 
 
 def test_the_webhook_option_is_checked(tmp_path):
