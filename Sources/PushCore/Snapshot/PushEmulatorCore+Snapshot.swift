@@ -18,14 +18,24 @@ extension PushEmulatorCore {
     /// deliveries, message log and faults, the clock's offset and the identifier counters.
     /// Open streams are not in it (a connection cannot be restored).
     public func exportState() -> JSONValue {
-        exportBuilding.withLock { _ in buildExport() }
+        let (snapshot, expired) = exportBuilding.withLock { _ in buildExport() }
+        Self.tell(expired)
+        return snapshot
     }
 
-    private func buildExport() -> JSONValue {
+    /// The deliveries an export expired, by project, told once every lock is released (the
+    /// export's own included), as every change is.
+    private typealias Expired = [(slot: ProjectSlot, changes: [DeliveryChange])]
+
+    private static func tell(_ expired: Expired) {
+        for (slot, changes) in expired { slot.tell(changes) }
+    }
+
+    private func buildExport() -> (snapshot: JSONValue, expired: Expired) {
         // `now`: the time the copy was expired at, which the snapshot's times are read against.
-        let (copies, clock, now, nextMessageID, nextDeliveryNumber) = consistentCopy()
+        let ((copies, clock, now, nextMessageID, nextDeliveryNumber), expired) = consistentCopy()
         let projects = copies.map { $0.snapshot(at: now) }
-        return .object(JSONObject([
+        let snapshot = JSONValue.object(JSONObject([
             JSONObject.Member(key: "kind", value: .string(Self.snapshotKind)),
             JSONObject.Member(key: "version", value: .number(String(Self.snapshotVersion))),
             JSONObject.Member(
@@ -43,6 +53,7 @@ extension PushEmulatorCore {
                 ]))),
             JSONObject.Member(key: "projects", value: .array(projects)),
         ]))
+        return (snapshot, expired)
     }
 
     /// Every project, in id order, each copied whole under its own locks (a copy shares its
@@ -50,15 +61,16 @@ extension PushEmulatorCore {
     /// counters are read last, so they are past every copied id and number. The locks are
     /// released before anything is written out, so a slow reader holds none. One project at a
     /// time, not all at once: ThreadSanitizer gives up on a thread holding more than 64 locks (this
-    /// holds the 16 stripes and one project's 17). The expiries it makes are told once every lock
-    /// is released, as every change is.
+    /// holds the 16 stripes and one project's 17). The expiries it makes are handed back, to be
+    /// told once every lock is released.
     private func consistentCopy() -> (
-        projects: [ProjectState], clock: EmulatorClock, now: Timestamp, nextMessageID: UInt64, nextDeliveryNumber: Int
+        copy: (projects: [ProjectState], clock: EmulatorClock, now: Timestamp, nextMessageID: UInt64, nextDeliveryNumber: Int),
+        expired: Expired
     ) {
-        let (copy, expired) = directory.withEveryStripeLocked { slots in
+        directory.withEveryStripeLocked { slots in
             let clock = self.clock
             let now = clock.now
-            var expired: [(ProjectSlot, [DeliveryChange])] = []
+            var expired: Expired = []
             let copies = slots.compactMap { slot -> ProjectState? in
                 let copied = slot.withWholeProjectKeepingChanges({ project -> ProjectState in
                     project.expireDue(at: now)
@@ -70,14 +82,17 @@ extension PushEmulatorCore {
             }
             return ((copies, clock, now, counters.upcomingMessageID, counters.upcomingDeliveryNumber), expired)
         }
-        for (slot, changes) in expired { slot.tell(changes) }
-        return copy
     }
 
     /// `exportState()` serialized.
     public func exportStateBytes() -> [UInt8] {
         // Serialized before the next export is built: the tree is freed before another is made.
-        exportBuilding.withLock { _ in JSONSerializer.serialize(buildExport()) }
+        let (bytes, expired) = exportBuilding.withLock { _ -> ([UInt8], Expired) in
+            let (snapshot, expired) = buildExport()
+            return (JSONSerializer.serialize(snapshot), expired)
+        }
+        Self.tell(expired)
+        return bytes
     }
 
     /// Replaces the whole state with a snapshot's, given as the bytes of its JSON.
