@@ -164,7 +164,18 @@ extension DeviceShard {
     mutating func finishHandOver(
         token: String, _ handOver: HandOver, sent: Bool, by subscriberID: Int, at now: Timestamp
     ) -> [StreamSubscriber] {
-        guard let slot = devices.index(forKey: token) else { return [] }
+        guard let slot = devices.index(forKey: token) else {
+            // Uninstalled while a stream held it: what that stream wrote was delivered, and
+            // what it did not is dropped with the rest of the device's queue.
+            if case .delivery(let number) = handOver, deliveries[number]?.token == token, deliveries[number]?.state == .pending {
+                if sent {
+                    deliveries[number]?.move(to: .delivered, at: now)
+                } else {
+                    deliveries[number]?.move(to: .dropped, at: now, reason: "uninstalled")
+                }
+            }
+            return []
+        }
         switch handOver {
         case .delivery(let number):
             guard let carriers = devices.values[slot].handedOver[number] else { return [] }

@@ -151,6 +151,23 @@ final class DeviceStreamTests: XCTestCase {
         XCTAssertEqual(again.compactMap { $0.notification?.payload["n"] }, [str("1"), str("2"), str("3")])
     }
 
+    /// A device uninstalled while its stream held a delivery: the stream's receipt still settles
+    /// it. It stayed pending for good, in no queue (found by `make stress`'s one-project run).
+    func testADeliveryOnItsWayWhenTheDeviceIsUninstalledIsSettledByItsStream() {
+        let core = makeCore()
+        for (token, sent, state) in [("device-1", true, DeliveryState.delivered), ("device-2", false, .dropped)] {
+            register(core, token: token)
+            let receipts = Receipts()
+            let stream = try! core.attachStream(project: "demo", token: token, listener: receipts.hold).get()
+            let delivery = sendFCM(core, to: .token(token)).sent
+            XCTAssertEqual(delivery?.deliveries(in: core).map(\.state), [.pending])
+            _ = try! core.uninstallDevice(project: "demo", token: token).get()
+            receipts.settleAll(sent: sent)
+            XCTAssertEqual(delivery?.deliveries(in: core).map(\.state), [state], token)
+            stream.close()
+        }
+    }
+
     func testADeliverySentByAnyOfTheDevicesStreamsIsDelivered() {
         let core = makeCore()
         register(core)
