@@ -3,7 +3,7 @@ import ByteCoding
 extension Delivery {
     static let snapshotKeys: Set<String> = [
         "number", "messageName", "token", "origin", "expiresAt", "nowOrNever", "headers", "payload",
-        "presentedAppState", "history", "android", "web", "heldUntil",
+        "presentedAppState", "history", "android", "web",
     ]
 
     /// The delivery in a state snapshot: everything it holds. The payload is its exact text, as a
@@ -28,8 +28,7 @@ extension Delivery {
             JSONObject.Member(key: "payload", value: .string(String(decoding: notification.payloadBytes, as: UTF8.self))),
             JSONObject.Member(key: "presentedAppState", value: .string(presentedAppState.rawValue)),
             JSONObject.Member(key: "history", value: .array(history.map(\.json))),
-        ] + (platformMessage.map { [$0.snapshotMember] } ?? [])
-          + (heldUntil.map { [JSONObject.Member(key: "heldUntil", value: .string($0.rfc3339))] } ?? [])))
+        ] + (platformMessage.map { [$0.snapshotMember] } ?? [])))
     }
 
     /// Reads a delivery of a state snapshot.
@@ -83,11 +82,5 @@ extension Delivery {
             platformMessage: platformMessage,
             presentedAppState: try reader.named("presentedAppState", AppState.self),
             laterTransitions: Array(transitions.dropFirst()))
-        heldUntil = try reader.optionalTimestamp("heldUntil")
-        if heldUntil != nil {
-            guard case .android = platformMessage, hasCollapseID else {
-                throw reader.error("heldUntil", "only an Android delivery with a collapse key is delayed")
-            }
-        }
     }
 }

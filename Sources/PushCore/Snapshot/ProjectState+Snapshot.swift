@@ -111,11 +111,7 @@ extension ProjectState {
                 highestSubscription = max(highestSubscription ?? 0, subscription.sequence)
             }
             for number in device.pendingDeliveryNumbers {
-                let delivery = deliveries[number]!
-                let shard = DeviceShard.index(of: device.token)
-                shards[shard].expiries.insert(PendingExpiry(expiresAt: delivery.expiresAt, number: number))
-                // A delayed collapsible message waits for its time again (`releaseHeld`).
-                if let heldUntil = delivery.heldUntil { shards[shard].held.insert(HeldRelease(releaseAt: heldUntil, number: number)) }
+                shards[DeviceShard.index(of: device.token)].expiries.insert(PendingExpiry(expiresAt: deliveries[number]!.expiresAt, number: number))
                 queued.insert(number)
             }
         }

@@ -100,24 +100,6 @@ final class CollapsibleThrottlingTests: XCTestCase {
         XCTAssertEqual(state(core, held), .delivered)
     }
 
-    /// A delayed message keeps its time through a state export and import: it came back as an
-    /// ordinary queued one, handed over at the next connect.
-    func testADelayedMessageKeepsItsTimeThroughASnapshot() throws {
-        let core = core(burst: 1)
-        send(core, collapseKey: "a")
-        let held = try XCTUnwrap(send(core, collapseKey: "b"))
-        let snapshot = core.exportState()
-        let restored = makeCore()
-        try restored.importState(JSONSerializer.serialize(snapshot))
-        XCTAssertEqual(restored.delivery(project: "demo", id: held.id)?.heldUntil, at(180))
-        XCTAssertEqual(restored.exportState(), snapshot)
-        XCTAssertEqual(try restored.connect(project: "demo", token: "android-1").get().count, 1)
-        XCTAssertEqual(restored.delivery(project: "demo", id: held.id)?.state, .pending)
-        restored.advanceClock(seconds: 180)
-        XCTAssertEqual(try restored.connect(project: "demo", token: "android-1").get().count, 1)
-        XCTAssertEqual(restored.delivery(project: "demo", id: held.id)?.state, .delivered)
-    }
-
     /// A delayed message waits even on a stream open longer than the offline limit (it is not
     /// "offline too long"); one whose time to live runs out while it waits expires instead.
     func testAStreamOpenLongAndATimeToLiveShorterThanTheWait() throws {

@@ -303,10 +303,6 @@ final class SnapshotTests: XCTestCase {
             $0.set(["projects", 0, "deliveries"], .array([deliveries[1], deliveries[0]] + deliveries.dropFirst(2)))
         }
         try assertRefused("projects[0].next.deviceSequence") { $0.set(["projects", 0, "next", "deviceSequence"], .number("1")) }
-        // Only an Android message with a collapse key is ever delayed.
-        try assertRefused("projects[0].deliveries[0].heldUntil") {
-            $0.set(["projects", 0, "deliveries", 0, "heldUntil"], .string("2030-01-01T00:00:00Z"))
-        }
     }
 
     /// A log entry's deliveries are a range of numbers, and an imported one named billions that no
