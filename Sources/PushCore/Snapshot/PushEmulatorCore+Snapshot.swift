@@ -18,18 +18,29 @@ extension PushEmulatorCore {
     /// deliveries, message log and faults, the clock's offset and the identifier counters.
     /// Open streams are not in it (a connection cannot be restored).
     public func exportState() -> JSONValue {
-        let (snapshot, expired) = exportBuilding.withLock { _ in buildExport() }
-        Self.tell(expired)
-        return snapshot
+        export { $0 }
     }
 
-    /// The deliveries an export expired, by project, told once every lock is released (the
-    /// export's own included), as every change is.
-    private typealias Expired = [(slot: ProjectSlot, changes: [DeliveryChange])]
+    /// `exportState()` serialized.
+    public func exportStateBytes() -> [UInt8] {
+        // Serialized before the next export is built: the tree is freed before another is made.
+        export(JSONSerializer.serialize)
+    }
 
-    private static func tell(_ expired: Expired) {
+    /// Builds the snapshot and runs `finish` on it under the export's lock, then tells the
+    /// expiries the export made, once every lock is released (its own included), as every
+    /// change is.
+    private func export<Result>(_ finish: (JSONValue) -> Result) -> Result {
+        let (result, expired) = exportBuilding.withLock { _ -> (Result, Expired) in
+            let (snapshot, expired) = buildExport()
+            return (finish(snapshot), expired)
+        }
         for (slot, changes) in expired { slot.tell(changes) }
+        return result
     }
+
+    /// The deliveries an export expired, by project.
+    private typealias Expired = [(slot: ProjectSlot, changes: [DeliveryChange])]
 
     private func buildExport() -> (snapshot: JSONValue, expired: Expired) {
         // `now`: the time the copy was expired at, which the snapshot's times are read against.
@@ -82,17 +93,6 @@ extension PushEmulatorCore {
             }
             return ((copies, clock, now, counters.upcomingMessageID, counters.upcomingDeliveryNumber), expired)
         }
-    }
-
-    /// `exportState()` serialized.
-    public func exportStateBytes() -> [UInt8] {
-        // Serialized before the next export is built: the tree is freed before another is made.
-        let (bytes, expired) = exportBuilding.withLock { _ -> ([UInt8], Expired) in
-            let (snapshot, expired) = buildExport()
-            return (JSONSerializer.serialize(snapshot), expired)
-        }
-        Self.tell(expired)
-        return bytes
     }
 
     /// Replaces the whole state with a snapshot's, given as the bytes of its JSON.
